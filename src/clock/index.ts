@@ -1,0 +1,1 @@
+export { type Clock, ControllableClock, systemClock, toDuration, toInstant } from "./clock.js";

@@ -1,0 +1,92 @@
+import { z } from "zod";
+
+/**
+ * Every setting of the engine, read from the environment once at boot. Each variable is listed in
+ * the README. A bad value stops the process with one message naming every offending variable.
+ */
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const url = z.url({ protocol: /^(https?|postgres(ql)?|rediss?)$/ });
+const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), url.optional());
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const csvDays = z
+  .string()
+  .regex(/^\d+(\s*,\s*\d+)*$/, "expected comma-separated whole days, e.g. 1,3,5,7")
+  .transform((s) => s.split(",").map((d) => Number(d.trim())));
+
+/** A 256-bit key written as 64 hex characters or as base64 of 32 bytes. */
+const encryptionKey = z.string().refine((v) => decodeKey(v) !== undefined, {
+  message: "expected 32 bytes as 64 hex characters or base64",
+});
+
+export function decodeKey(value: string): Buffer | undefined {
+  if (/^[0-9a-f]{64}$/i.test(value)) return Buffer.from(value, "hex");
+  if (/^[A-Za-z0-9+/_-]{42,44}={0,2}$/.test(value)) {
+    const bytes = Buffer.from(value, "base64");
+    if (bytes.length === 32) return bytes;
+  }
+  return undefined;
+}
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  DATABASE_URL: optionalUrl,
+  REDIS_URL: optionalUrl,
+  GATEWAY_BASE_URL: optionalUrl,
+  GATEWAY_LEGACY_URL: optionalUrl,
+  GATEWAY_API_KEY: z.string().regex(GUID, "expected the merchant API key, a GUID").optional(),
+  GATEWAY_ACCESS_TOKEN: z.string().min(1).optional(),
+  GATEWAY_AUTHORIZE_PATH: z.string().startsWith("/").default("/v1/Authorization/Authorize"),
+  GATEWAY_LEGACY_ENCODING: z.enum(["form", "json"]).default("form"),
+  GATEWAY_TIMEOUT_MS: int(100, 300_000).default(15_000),
+  PUBLIC_URL: optionalUrl,
+  PORT: int(0, 65_535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  TOKEN_ENCRYPTION_KEY: encryptionKey.optional(),
+  TOKEN_ENCRYPTION_KEY_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/)
+    .default("k1"),
+  TOKEN_ENCRYPTION_OLD_KEYS: z
+    .string()
+    .regex(/^([A-Za-z0-9_-]{1,32}:[^,]+)(,[A-Za-z0-9_-]{1,32}:[^,]+)*$/, "expected kid:key[,kid:key…]")
+    .optional(),
+  BILLING_CLOCK: z.enum(["system", "controllable"]).default("system"),
+  BILLING_TICK_SECONDS: int(1, 86_400).default(60),
+  BILLING_TIMEZONE: z.string().default("Asia/Qatar"),
+  BILLING_BATCH_SIZE: int(1, 10_000).default(500),
+  DUNNING_RETRY_DAYS: csvDays.default([1, 3, 5, 7]),
+  DUNNING_TERMINAL_ACTION: z.enum(["unpaid", "cancel"]).default("unpaid"),
+  CHARGE_CONCURRENCY: int(1, 1000).default(8),
+  CHARGE_RATE_PER_SECOND: int(1, 100_000).default(50),
+  RECONCILE_MAX_TRIES: int(1, 100).default(5),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  GATEWAY_SIM_PORT: int(0, 65_535).default(4010),
+  GATEWAY_SIM_API_KEY: z.string().regex(GUID, "expected a GUID").optional(),
+});
+
+export type Config = z.output<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(
+      `invalid configuration:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join("\n")}\nSee the README's configuration table.`,
+    );
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses the environment; throws one ConfigError listing every bad or missing variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? "(environment)"),
+        message: issue.message,
+      })),
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,1 @@
+export { type Config, ConfigError, decodeKey, envSchema, loadConfig } from "./env.js";

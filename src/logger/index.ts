@@ -1,0 +1,2 @@
+export { createLogger, type Logger, type LoggerSettings, silentLogger } from "./logger.js";
+export { isSecretKey, REDACTED, redact, redactText } from "./redact.js";
