@@ -32,7 +32,8 @@ export function redact<T>(value: T, depth = 0): T {
   if (value instanceof Error) return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = isSecretKey(key) && inner !== null && inner !== undefined ? REDACTED : redact(inner, depth + 1);
+    out[key] =
+      isSecretKey(key) && inner !== null && inner !== undefined ? REDACTED : redact(inner, depth + 1);
   }
   return out as T;
 }
