@@ -181,7 +181,6 @@ export function isCurrency(code: string): boolean {
 
 /** The number of decimals of a currency; throws for anything not in ISO 4217. */
 export function exponentOf(currency: string): number {
-  const exponent = CURRENCY_EXPONENTS[currency];
-  if (exponent === undefined) throw new UnknownCurrencyError(currency);
-  return exponent;
+  if (!isCurrency(currency)) throw new UnknownCurrencyError(currency);
+  return CURRENCY_EXPONENTS[currency] as number;
 }

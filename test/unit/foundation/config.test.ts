@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../../src/config/index.js";
+
+describe("loadConfig", () => {
+  it("applies defaults for an empty environment", () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.BILLING_CLOCK).toBe("system");
+    expect(config.BILLING_TICK_SECONDS).toBe(60);
+    expect(config.GATEWAY_LEGACY_ENCODING).toBe("form");
+    expect(config.GATEWAY_AUTHORIZE_PATH).toBe("/v1/Authorization/Authorize");
+    expect(config.DUNNING_RETRY_DAYS).toEqual([1, 3, 5, 7]);
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it("parses and coerces good values", () => {
+    const config = loadConfig({
+      DATABASE_URL: "postgres://postgres@127.0.0.1:5432/billing",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      GATEWAY_API_KEY: "2b5e3d5c-8f7a-4e61-9d0b-0c1f2a3b4c5d",
+      PORT: "8080",
+      TOKEN_ENCRYPTION_KEY: "a".repeat(64),
+      BILLING_CLOCK: "controllable",
+      DUNNING_RETRY_DAYS: "2, 4",
+    });
+    expect(config.PORT).toBe(8080);
+    expect(config.BILLING_CLOCK).toBe("controllable");
+    expect(config.DUNNING_RETRY_DAYS).toEqual([2, 4]);
+  });
+
+  it("lists every offending variable in one error", () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        DATABASE_URL: "not a url",
+        PORT: "seventy",
+        GATEWAY_API_KEY: "abc",
+        BILLING_CLOCK: "sundial",
+        TOKEN_ENCRYPTION_KEY: "short",
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.map((p) => p.variable).sort();
+    expect(problems).toEqual([
+      "BILLING_CLOCK",
+      "DATABASE_URL",
+      "GATEWAY_API_KEY",
+      "PORT",
+      "TOKEN_ENCRYPTION_KEY",
+    ]);
+    expect((error as ConfigError).message).toMatch(/GATEWAY_API_KEY: expected the merchant API key, a GUID/);
+  });
+});
