@@ -1,0 +1,8 @@
+export {
+  createTokenVault,
+  type SealedToken,
+  type TokenVault,
+  TokenVaultError,
+  type TokenVaultKeys,
+  vaultFromConfig,
+} from "./token-vault.js";

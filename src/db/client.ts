@@ -1,0 +1,40 @@
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import type { Logger } from "../logger/index.js";
+import * as schema from "./schema/index.js";
+import { databaseName } from "./url.js";
+
+export type Schema = typeof schema;
+export type Db = PostgresJsDatabase<Schema>;
+/** A transaction handle as passed to `db.transaction(async (tx) => …)`. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type Sql = postgres.Sql;
+
+export interface DbClient {
+  /** Typed queries, including relational ones (`db.query.subscriptions.findMany`). */
+  db: Db;
+  /**
+   * The postgres.js pool under `db`, for SQL drizzle cannot express (advisory locks,
+   * `for update skip locked`, LISTEN). drizzle makes it return timestamps as strings.
+   */
+  sql: Sql;
+  /** Waits up to five seconds for running queries, then closes every connection. */
+  close(): Promise<void>;
+}
+
+export interface CreateDbOptions {
+  /** Pool size; default 10. */
+  max?: number;
+  logger?: Logger;
+}
+
+/** Opens a pool to Postgres; nothing connects until the first query. */
+export function createDb(url: string, { max = 10, logger }: CreateDbOptions = {}): DbClient {
+  const sql = postgres(url, {
+    database: databaseName(url),
+    max,
+    onnotice: (notice) => logger?.debug({ notice: notice.message }, "postgres notice"),
+  });
+  const db = drizzle({ client: sql, schema });
+  return { db, sql, close: () => sql.end({ timeout: 5 }) };
+}

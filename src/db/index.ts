@@ -1,0 +1,11 @@
+export {
+  type CreateDbOptions,
+  createDb,
+  type Db,
+  type DbClient,
+  type Schema,
+  type Sql,
+  type Tx,
+} from "./client.js";
+export { pgError, SqlState, violates } from "./errors.js";
+export { MIGRATIONS_FOLDER, type MigrateOptions, type MigrateResult, migrateDatabase } from "./migrate.js";

@@ -1,0 +1,95 @@
+import { fileURLToPath } from "node:url";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import type { Logger } from "../logger/index.js";
+import { pgError } from "./errors.js";
+import { databaseName, withDatabase } from "./url.js";
+
+/**
+ * Brings a database up to the migrations in drizzle/. Safe to run on every start of every
+ * process: the database is created when missing, and migrations run under a session advisory
+ * lock, so processes starting together apply them once, one after the other. Drizzle records
+ * applied migrations in drizzle.__drizzle_migrations and applies newer ones in one transaction.
+ */
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+/** Every migrating process takes the advisory lock keyed by this name on the target database. */
+const LOCK_NAME = "billing-engine:migrate";
+
+export interface MigrateOptions {
+  logger?: Logger;
+  migrationsFolder?: string;
+}
+
+export interface MigrateResult {
+  databaseCreated: boolean;
+  /** Migrations this call applied (0 when the database was already current). */
+  applied: number;
+}
+
+/** One connection, so the advisory lock and every migration statement share a session. */
+function connect(url: string, logger: Logger | undefined): postgres.Sql {
+  return postgres(url, {
+    database: databaseName(url),
+    max: 1,
+    onnotice: (notice) => logger?.debug({ notice: notice.message }, "postgres notice"),
+  });
+}
+
+/** Creates the database from the `postgres` maintenance database; false if another process won. */
+async function createDatabase(url: string, name: string, logger: Logger | undefined): Promise<boolean> {
+  const admin = connect(withDatabase(url, "postgres"), logger);
+  try {
+    // sql(name) quotes the identifier, so any name is safe.
+    await admin`create database ${admin(name)}`;
+    logger?.info({ database: name }, "database created");
+    return true;
+  } catch (error) {
+    // 42P04 duplicate_database; 23505 when two CREATEs race on pg_database's unique index.
+    const code = pgError(error)?.code;
+    if (code === "42P04" || code === "23505") return false;
+    throw error;
+  } finally {
+    await admin.end();
+  }
+}
+
+async function appliedCount(sql: postgres.Sql): Promise<number> {
+  const [ledger] = await sql`select to_regclass('drizzle.__drizzle_migrations') is not null as exists`;
+  if (!ledger?.exists) return 0;
+  const [row] = await sql`select count(*)::int as count from drizzle.__drizzle_migrations`;
+  return Number(row?.count ?? 0);
+}
+
+export async function migrateDatabase(url: string, options: MigrateOptions = {}): Promise<MigrateResult> {
+  const { logger, migrationsFolder = MIGRATIONS_FOLDER } = options;
+  const name = databaseName(url);
+  let databaseCreated = false;
+  let sql = connect(url, logger);
+  try {
+    await sql`select 1`;
+  } catch (error) {
+    await sql.end();
+    if (pgError(error)?.code !== "3D000") throw error; // invalid_catalog_name: no such database
+    databaseCreated = await createDatabase(url, name, logger);
+    sql = connect(url, logger);
+  }
+  try {
+    const [free] = await sql<{ locked: boolean }[]>`
+      select pg_try_advisory_lock(hashtextextended(${LOCK_NAME}, 0)) as locked`;
+    if (!free?.locked) {
+      logger?.info({ database: name }, "waiting for another process to finish migrating");
+      await sql`select pg_advisory_lock(hashtextextended(${LOCK_NAME}, 0))`;
+    }
+    const before = await appliedCount(sql);
+    await migrate(drizzle({ client: sql }), { migrationsFolder });
+    const applied = (await appliedCount(sql)) - before;
+    logger?.info({ database: name, applied }, applied ? "migrations applied" : "database schema is current");
+    return { databaseCreated, applied };
+  } finally {
+    // Ending the session releases the advisory lock.
+    await sql.end();
+  }
+}

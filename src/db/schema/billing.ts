@@ -1,0 +1,185 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, pgTable, text, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz, updatedAt } from "./columns.js";
+import { chargeAttemptStatus, chargeStatus, invoiceStatus, refundChannel, refundStatus } from "./enums.js";
+import { subscriptions } from "./subscriptions.js";
+
+/**
+ * What a subscription owes for one period. Rules:
+ * - one charge per subscription and period (unique on period_start), so a scheduler that runs
+ *   twice, or two schedulers at once, cannot bill a period twice: insert … on conflict do nothing;
+ * - only a charge waiting for an attempt (scheduled, retrying) has a next_attempt_at; every other
+ *   status clears it, which takes the row out of the dispatcher's partial index;
+ * - a paid charge names the gateway transaction that paid it, and a transaction pays one charge.
+ */
+export const charges = pgTable(
+  "charges",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    subscriptionId: uuid("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id),
+    periodStart: timestamptz("period_start").notNull(),
+    periodEnd: timestamptz("period_end").notNull(),
+    amountMinor: amountMinor().notNull(),
+    currency: currency().notNull(),
+    status: chargeStatus("status").notNull().default("scheduled"),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    nextAttemptAt: timestamptz("next_attempt_at"),
+    firstFailedAt: timestamptz("first_failed_at"),
+    lastDeclineCode: text("last_decline_code"),
+    lastDeclineDescription: text("last_decline_description"),
+    paidAt: timestamptz("paid_at"),
+    paidTransactionId: text("paid_transaction_id").unique("charges_paid_transaction_key"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique("charges_subscription_period_key").on(t.subscriptionId, t.periodStart),
+    index("charges_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('scheduled', 'retrying') and ${t.nextAttemptAt} is not null`),
+    check("charges_period_order", sql`${t.periodEnd} > ${t.periodStart}`),
+    check("charges_amount_positive", sql`${t.amountMinor} > 0`),
+    check("charges_currency_code", isCurrencyCode(t.currency)),
+    check("charges_attempt_count_non_negative", sql`${t.attemptCount} >= 0`),
+    check(
+      "charges_due_only_when_waiting",
+      sql`${t.nextAttemptAt} is null or ${t.status} in ('scheduled', 'retrying')`,
+    ),
+    check(
+      "charges_paid_has_settlement",
+      sql`${t.status} <> 'paid' or (${t.paidAt} is not null and ${t.paidTransactionId} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * One call to the gateway (GetnewPayment) for a charge. The row is written, and committed, with
+ * status in_flight BEFORE the call, so a crash mid-call leaves evidence to reconcile by order_id.
+ * - order_id is unique: one attempt per orderId, never reused for a retry;
+ * - attempt numbers run 1, 2, … per charge without repeats;
+ * - at most one attempt per charge is open (in_flight or unknown): a charge is never sent twice
+ *   while the outcome of an earlier call is not known;
+ * - open attempts are not settled; approved, declined and failed_permanently ones are, and an
+ *   approved one names its gateway transaction (which belongs to that attempt alone).
+ */
+export const chargeAttempts = pgTable(
+  "charge_attempts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    chargeId: uuid("charge_id")
+      .notNull()
+      .references(() => charges.id),
+    orderId: text("order_id").notNull().unique("charge_attempts_order_id_key"),
+    attemptNumber: integer("attempt_number").notNull(),
+    status: chargeAttemptStatus("status").notNull().default("in_flight"),
+    gatewayTransactionId: text("gateway_transaction_id").unique("charge_attempts_gateway_transaction_key"),
+    authCode: text("auth_code"),
+    declineCode: text("decline_code"),
+    declineDescription: text("decline_description"),
+    reconcileTries: integer("reconcile_tries").notNull().default(0),
+    createdAt: createdAt(),
+    settledAt: timestamptz("settled_at"),
+  },
+  (t) => [
+    unique("charge_attempts_charge_attempt_number_key").on(t.chargeId, t.attemptNumber),
+    uniqueIndex("charge_attempts_one_open_per_charge")
+      .on(t.chargeId)
+      .where(sql`${t.status} in ('in_flight', 'unknown')`),
+    check("charge_attempts_order_id_present", sql`${t.orderId} <> ''`),
+    check("charge_attempts_transaction_id_present", sql`${t.gatewayTransactionId} <> ''`),
+    check("charge_attempts_attempt_number_positive", sql`${t.attemptNumber} >= 1`),
+    check("charge_attempts_reconcile_tries_non_negative", sql`${t.reconcileTries} >= 0`),
+    check(
+      "charge_attempts_open_not_settled",
+      sql`${t.status} not in ('in_flight', 'unknown') or ${t.settledAt} is null`,
+    ),
+    check(
+      "charge_attempts_outcome_settled",
+      sql`${t.status} not in ('approved', 'declined', 'failed_permanently') or ${t.settledAt} is not null`,
+    ),
+    check(
+      "charge_attempts_approved_has_transaction",
+      sql`${t.status} <> 'approved' or ${t.gatewayTransactionId} is not null`,
+    ),
+  ],
+);
+
+/**
+ * The gateway invoice (POST /v1/invoices) for a paid charge. One charge never gets two invoices
+ * (unique charge_id); creating it is retried from status pending, and a created invoice carries
+ * the gateway's id. `number` is ours, sent as the invoice's unique identifier.
+ */
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    chargeId: uuid("charge_id")
+      .notNull()
+      .unique("invoices_charge_key")
+      .references(() => charges.id),
+    status: invoiceStatus("status").notNull().default("pending"),
+    gatewayInvoiceId: integer("gateway_invoice_id").unique("invoices_gateway_invoice_key"),
+    number: text("number").unique("invoices_number_key"),
+    link: text("link"),
+    amountMinor: amountMinor().notNull(),
+    currency: currency().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    createdAtGateway: timestamptz("created_at_gateway"),
+  },
+  (t) => [
+    index("invoices_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    check("invoices_amount_positive", sql`${t.amountMinor} > 0`),
+    check("invoices_currency_code", isCurrencyCode(t.currency)),
+    check("invoices_attempts_non_negative", sql`${t.attempts} >= 0`),
+    check(
+      "invoices_created_has_gateway_id",
+      sql`${t.status} <> 'created' or ${t.gatewayInvoiceId} is not null`,
+    ),
+  ],
+);
+
+/**
+ * Money returned for a paid charge, through v1 (/v1/payments/refund) or legacy (/v3/Refund).
+ * The gateway refunds a whole payment, so a charge has at most one refund that is not failed:
+ * a failed refund may be tried again, but an open, unknown or completed one blocks a second.
+ * A refund is settled (the gateway answered) unless it is still requested or unknown.
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    chargeId: uuid("charge_id")
+      .notNull()
+      .references(() => charges.id),
+    /** The approved attempt whose payment is returned, and its gateway transaction id. */
+    chargeAttemptId: uuid("charge_attempt_id")
+      .notNull()
+      .references(() => chargeAttempts.id),
+    refundedTransactionId: text("refunded_transaction_id").notNull(),
+    amountMinor: amountMinor().notNull(),
+    currency: currency().notNull(),
+    channel: refundChannel("channel").notNull(),
+    status: refundStatus("status").notNull().default("requested"),
+    gatewayRefundTransactionId: text("gateway_refund_transaction_id"),
+    description: text("description"),
+    /** Who asked: an actor as in events (e.g. "api:<key id>", "cli"). */
+    requestedBy: text("requested_by").notNull(),
+    createdAt: createdAt(),
+    settledAt: timestamptz("settled_at"),
+  },
+  (t) => [
+    index("refunds_charge_idx").on(t.chargeId),
+    uniqueIndex("refunds_one_live_per_charge").on(t.chargeId).where(sql`${t.status} <> 'failed'`),
+    check("refunds_amount_positive", sql`${t.amountMinor} > 0`),
+    check("refunds_currency_code", isCurrencyCode(t.currency)),
+    check("refunds_requested_by_present", sql`${t.requestedBy} <> ''`),
+    check(
+      "refunds_settled_when_answered",
+      sql`(${t.status} in ('requested', 'unknown')) = (${t.settledAt} is null)`,
+    ),
+  ],
+);

@@ -1,0 +1,54 @@
+import { sql } from "drizzle-orm";
+import { check, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz } from "./columns.js";
+import { billingMode, intervalUnit, language } from "./enums.js";
+
+/**
+ * What is sold. A plan's price and interval never change once a subscription uses it: a new
+ * price is a new plan, and the old one is archived (archived plans take no new subscriptions).
+ */
+export const plans = pgTable(
+  "plans",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    amountMinor: amountMinor().notNull(),
+    currency: currency().notNull(),
+    intervalUnit: intervalUnit("interval_unit").notNull(),
+    intervalCount: integer("interval_count").notNull(),
+    trialDays: integer("trial_days").notNull().default(0),
+    /** Product id in the gateway's catalogue (GET /v1/products), used on invoice items. */
+    productId: text("product_id"),
+    billingMode: billingMode("billing_mode").notNull().default("recurring"),
+    createdAt: createdAt(),
+    archivedAt: timestamptz("archived_at"),
+  },
+  (t) => [
+    check("plans_name_present", sql`btrim(${t.name}) <> ''`),
+    check("plans_amount_positive", sql`${t.amountMinor} > 0`),
+    check("plans_currency_code", isCurrencyCode(t.currency)),
+    check("plans_interval_count_range", sql`${t.intervalCount} between 1 and 365`),
+    check("plans_trial_days_range", sql`${t.trialDays} between 0 and 730`),
+  ],
+);
+
+/**
+ * Who pays. The e-mail is stored trimmed and lower-cased (the check refuses anything else), so
+ * the plain unique index finds duplicates and `where email = $1` lookups use it.
+ */
+export const customers = pgTable(
+  "customers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull().unique("customers_email_key"),
+    name: text("name"),
+    /** With country code, as the gateway wants it (e.g. +97455555555). */
+    phone: text("phone"),
+    language: language("language").notNull().default("en"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("customers_email_normalised", sql`${t.email} = lower(btrim(${t.email}))`),
+    check("customers_email_shape", sql`${t.email} ~ '^[^@[:space:]]+@[^@[:space:]]+$'`),
+  ],
+);

@@ -1,0 +1,67 @@
+import { pgEnum } from "drizzle-orm/pg-core";
+
+/**
+ * Every state machine of the engine as a Postgres enum, so a row can never hold a state the code
+ * does not know. Adding a value is a migration; removing one is not supported by Postgres.
+ */
+
+export const intervalUnit = pgEnum("interval_unit", ["day", "week", "month", "year"]);
+
+/**
+ * How a plan collects with a saved card, and the kind of card token that results:
+ * `recurring` tokens charge the enrollment amount (GetnewPayment needs no amount);
+ * `autosave` tokens are charged any amount with a fresh orderId per payment.
+ */
+export const billingMode = pgEnum("billing_mode", ["recurring", "autosave"]);
+
+/** Language of the hosted checkout page and of customer-facing documents. */
+export const language = pgEnum("language", ["en", "ar"]);
+
+export const subscriptionStatus = pgEnum("subscription_status", [
+  "pending_enrollment",
+  "trialing",
+  "active",
+  "past_due",
+  "unpaid",
+  "paused",
+  "canceled",
+]);
+
+export const enrollmentStatus = pgEnum("enrollment_status", ["pending", "completed", "failed", "expired"]);
+
+/** Outcome of the gateway's automatic return of money on an isVoid enrollment (`refunded=yes|no`). */
+export const voidRefunded = pgEnum("void_refunded", ["yes", "no"]);
+
+export const chargeStatus = pgEnum("charge_status", [
+  "scheduled",
+  "processing",
+  "retrying",
+  "paid",
+  "needs_review",
+  "uncollectible",
+  "canceled",
+]);
+
+export const chargeAttemptStatus = pgEnum("charge_attempt_status", [
+  "in_flight",
+  "approved",
+  "declined",
+  "unknown",
+  "needs_review",
+  "failed_permanently",
+]);
+
+export const invoiceStatus = pgEnum("invoice_status", ["pending", "created", "failed"]);
+
+/** v1 is POST /v1/payments/refund; legacy is /v3/Refund. */
+export const refundChannel = pgEnum("refund_channel", ["v1", "legacy"]);
+
+export const refundStatus = pgEnum("refund_status", [
+  "requested",
+  "completed",
+  "under_processing",
+  "failed",
+  "unknown",
+]);
+
+export const webhookDeliveryStatus = pgEnum("webhook_delivery_status", ["pending", "delivered", "failed"]);

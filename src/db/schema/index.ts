@@ -1,0 +1,12 @@
+/**
+ * The database schema: every table, enum and relation. drizzle-kit reads this file to generate
+ * migrations (drizzle.config.ts), and createDb() hands it to drizzle for typed queries.
+ */
+export * from "./api.js";
+export * from "./billing.js";
+export * from "./catalog.js";
+export * from "./clock.js";
+export * from "./enums.js";
+export * from "./events.js";
+export * from "./relations.js";
+export * from "./subscriptions.js";

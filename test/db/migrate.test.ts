@@ -1,0 +1,122 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { generateDrizzleJson, generateMigration } from "drizzle-kit/api";
+import postgres from "postgres";
+import { afterEach, describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client.js";
+import { MIGRATIONS_FOLDER, migrateDatabase } from "../../src/db/migrate.js";
+import * as schema from "../../src/db/schema/index.js";
+import { withDatabase } from "../../src/db/url.js";
+
+const ADMIN_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+const journal: { entries: { tag: string }[] } = JSON.parse(
+  readFileSync(path.join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8"),
+);
+const TABLES = [
+  "plans",
+  "customers",
+  "subscriptions",
+  "payment_methods",
+  "enrollments",
+  "charges",
+  "charge_attempts",
+  "invoices",
+  "refunds",
+  "events",
+  "api_keys",
+  "idempotency_keys",
+  "webhook_endpoints",
+  "webhook_deliveries",
+  "clock_state",
+];
+
+const created: string[] = [];
+
+function freshUrl(): { name: string; url: string } {
+  const name = `billing_test_${randomBytes(6).toString("hex")}`;
+  created.push(name);
+  return { name, url: withDatabase(ADMIN_URL, name) };
+}
+
+async function withAdmin<T>(run: (sql: postgres.Sql) => Promise<T>, url = ADMIN_URL): Promise<T> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    return await run(sql);
+  } finally {
+    await sql.end();
+  }
+}
+
+afterEach(async () => {
+  const names = created.splice(0);
+  await withAdmin(async (sql) => {
+    for (const name of names) await sql`drop database if exists ${sql(name)} with (force)`;
+  });
+});
+
+describe("migrateDatabase", () => {
+  it("creates a missing database, applies every migration, then finds nothing to do", async () => {
+    const { name, url } = freshUrl();
+
+    expect(await migrateDatabase(url)).toEqual({ databaseCreated: true, applied: journal.entries.length });
+    expect(await migrateDatabase(url)).toEqual({ databaseCreated: false, applied: 0 });
+
+    await withAdmin(async (sql) => {
+      const [row] = await sql`select count(*)::int as n from pg_database where datname = ${name}`;
+      expect(row?.n).toBe(1);
+    });
+    await withAdmin(async (sql) => {
+      const found = await sql<{ table: string }[]>`
+        select c.relname as table from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind = 'r'`;
+      expect(found.map((r) => r.table).sort()).toEqual([...TABLES].sort());
+      const [ledger] = await sql`select count(*)::int as n from drizzle.__drizzle_migrations`;
+      expect(ledger?.n).toBe(journal.entries.length);
+    }, url);
+  });
+
+  it("lets several processes migrate one fresh database at once, applying each migration once", async () => {
+    const { url } = freshUrl();
+
+    const results = await Promise.all([1, 2, 3, 4].map(() => migrateDatabase(url)));
+
+    expect(results.filter((r) => r.databaseCreated)).toHaveLength(1);
+    expect(results.reduce((sum, r) => sum + r.applied, 0)).toBe(journal.entries.length);
+    await withAdmin(async (sql) => {
+      const [ledger] = await sql`select count(*)::int as n from drizzle.__drizzle_migrations`;
+      expect(ledger?.n).toBe(journal.entries.length);
+    }, url);
+  });
+
+  it("quotes the database name it creates and connects to that same name", async () => {
+    const name = `billing_test_${randomBytes(4).toString("hex")}_Odd "Name"`;
+    created.push(name);
+    const url = withDatabase(ADMIN_URL, name);
+
+    expect(await migrateDatabase(url)).toEqual({ databaseCreated: true, applied: journal.entries.length });
+    const client = createDb(url, { max: 1 });
+    try {
+      expect(await client.sql`select current_database() as name`).toEqual([{ name }]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a URL that names no database", async () => {
+    await expect(migrateDatabase("postgres://postgres@127.0.0.1:5432")).rejects.toThrow(/names no database/);
+  });
+
+  it("has migrations generated from the current schema (run `npx drizzle-kit generate` if not)", async () => {
+    const last = journal.entries.length - 1;
+    const snapshot = JSON.parse(
+      readFileSync(
+        path.join(MIGRATIONS_FOLDER, `meta/${String(last).padStart(4, "0")}_snapshot.json`),
+        "utf8",
+      ),
+    );
+    const current = generateDrizzleJson(schema, snapshot.id);
+
+    expect(await generateMigration(snapshot, current)).toEqual([]);
+  });
+});
