@@ -1,0 +1,1 @@
+export { type EventInput, type RecordedEvent, recordEvent } from "./record.js";

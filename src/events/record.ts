@@ -1,0 +1,39 @@
+import type { DateTime } from "luxon";
+import type { Db, Tx } from "../db/index.js";
+import { events } from "../db/schema/index.js";
+
+/**
+ * Appends one fact to the event log. Call it inside the transaction that makes the change it
+ * records, so the log and the state can never disagree. `occurredAt` is the billing clock's time.
+ */
+export interface EventInput {
+  type: string;
+  actor: string;
+  occurredAt: DateTime;
+  subscriptionId?: string | null;
+  customerId?: string | null;
+  chargeId?: string | null;
+  data?: Record<string, unknown>;
+}
+
+export interface RecordedEvent {
+  id: number;
+  type: string;
+}
+
+export async function recordEvent(tx: Db | Tx, input: EventInput): Promise<RecordedEvent> {
+  const [row] = await tx
+    .insert(events)
+    .values({
+      type: input.type,
+      actor: input.actor,
+      occurredAt: input.occurredAt.toJSDate(),
+      subscriptionId: input.subscriptionId ?? null,
+      customerId: input.customerId ?? null,
+      chargeId: input.chargeId ?? null,
+      data: input.data ?? {},
+    })
+    .returning({ id: events.id, type: events.type });
+  if (!row) throw new Error(`event ${input.type} was not recorded`);
+  return row;
+}
