@@ -1,0 +1,99 @@
+import type { DateTime } from "luxon";
+import type { SimMerchant } from "../types.js";
+import { sampleProducts } from "./catalogue-seed.js";
+import type { Decimal } from "./invoices-decimal.js";
+import { fieldError } from "./invoices-validation.js";
+
+/**
+ * Each merchant's product store. A merchant's catalogue is filled with deterministic sample
+ * products the first time it is read, so GET /v1/products has something to filter and page
+ * through without setup. Product ids count from 1 within each merchant: seeding is lazy, and
+ * merchant-local ids keep a merchant's sample ids the same whichever merchant is read first.
+ */
+
+/** Product URLs (image, link, qr_code) hang off this address; nothing serves them. */
+export const PRODUCT_BASE_URL = "http://127.0.0.1/products";
+
+export interface Product {
+  readonly id: number;
+  readonly merchantId: number;
+  readonly name: string;
+  readonly sku: string;
+  readonly priceMinor: number;
+  readonly currency: string;
+  readonly image: string;
+  readonly description: string;
+  readonly createdAt: DateTime;
+  readonly category: readonly string[];
+  readonly qrCode: string;
+  readonly link: string;
+  /** online products report status Active, offline ones Inactive. */
+  readonly online: boolean;
+  readonly language: "ar" | "en";
+  readonly setting: {
+    readonly isPublic: boolean;
+    readonly isLimited: boolean;
+    readonly isCashier: boolean;
+    readonly maxCount: Decimal;
+    readonly maxOrder: number;
+  };
+}
+
+/** A product before the catalogue gives it an id and its URLs (an image may be supplied). */
+export type ProductDraft = Omit<Product, "id" | "merchantId" | "image" | "qrCode" | "link"> & {
+  readonly image: string | undefined;
+};
+
+export class ProductCatalogue {
+  private readonly byMerchant = new Map<number, Product[]>();
+
+  /** `seed` varies the sample prices, dates and limits; the same seed gives the same catalogue. */
+  constructor(private readonly seed = 1) {}
+
+  clear(): void {
+    this.byMerchant.clear();
+  }
+
+  /** The merchant's products in id order. */
+  products(merchant: SimMerchant): readonly Product[] {
+    return this.productsOf(merchant);
+  }
+
+  find(merchant: SimMerchant, id: number): Product | undefined {
+    return this.productsOf(merchant).find((product) => product.id === id);
+  }
+
+  /** Adds a product; SKUs are unique within a merchant, ignoring case. */
+  add(merchant: SimMerchant, draft: ProductDraft): Product {
+    const products = this.productsOf(merchant);
+    const sku = draft.sku.toLowerCase();
+    if (products.some((product) => product.sku.toLowerCase() === sku))
+      throw fieldError("sku", "already exists");
+    return this.append(merchant.id, products, draft);
+  }
+
+  private productsOf(merchant: SimMerchant): Product[] {
+    let products = this.byMerchant.get(merchant.id);
+    if (!products) {
+      products = [];
+      this.byMerchant.set(merchant.id, products);
+      for (const draft of sampleProducts(merchant, this.seed)) this.append(merchant.id, products, draft);
+    }
+    return products;
+  }
+
+  private append(merchantId: number, products: Product[], draft: ProductDraft): Product {
+    const id = (products.at(-1)?.id ?? 0) + 1;
+    const base = `${PRODUCT_BASE_URL}/${merchantId}/${id}`;
+    const product: Product = {
+      ...draft,
+      id,
+      merchantId,
+      image: draft.image ?? `${base}/image.png`,
+      qrCode: `${base}/qr.png`,
+      link: base,
+    };
+    products.push(product);
+    return product;
+  }
+}

@@ -1,0 +1,145 @@
+import type { DateTime } from "luxon";
+import { ClientBook, type ClientDetails, type StoredClient } from "./invoices-clients.js";
+import type { Decimal } from "./invoices-decimal.js";
+import type { INVOICE_STATUSES, PAYMENT_STATUSES, PAYMENT_TYPES } from "./invoices-schema.js";
+import { fieldError, wireDateTime } from "./invoices-validation.js";
+import { type InvoiceView, invoiceView } from "./invoices-view.js";
+
+/** Where invoice links point unless the server passes its own public address. */
+export const DEFAULT_INVOICE_BASE_URL = "http://127.0.0.1/invoices";
+
+export interface InvoiceItem {
+  readonly id: number;
+  readonly productId: number | null;
+  readonly description: string;
+  readonly qty: Decimal;
+  readonly amountMinor: number;
+}
+
+export interface InvoicePayment {
+  readonly id: number;
+  readonly paymentDate: DateTime;
+  readonly transactionId: string;
+  readonly amountMinor: number;
+  readonly note: string;
+  readonly paymentType: (typeof PAYMENT_TYPES)[number];
+  readonly status: (typeof PAYMENT_STATUSES)[number];
+}
+
+export interface InvoiceSetting {
+  readonly tax: boolean;
+  /** Wire text: a percentage ("12.5") or money in the invoice currency ("5.00"). */
+  readonly discount: string;
+  readonly discountType: "percentage" | "fixed";
+  readonly language: "ar" | "en";
+  readonly acceptedPaymentMethods: Readonly<Record<PaymentMethod, boolean>>;
+}
+
+export type PaymentMethod = "card" | "bank_transfer" | "cash" | "wallet" | "e_signature";
+
+export interface Invoice {
+  readonly id: number;
+  readonly merchantId: number;
+  readonly number: string;
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly termsConditions: string;
+  readonly note: string | null;
+  readonly date: DateTime;
+  readonly status: (typeof INVOICE_STATUSES)[number];
+  readonly type: "quick" | "detailed";
+  readonly client: StoredClient | null;
+  readonly title: string;
+  readonly link: string;
+  readonly description: string | null;
+  readonly items: readonly InvoiceItem[];
+  readonly payments: readonly InvoicePayment[];
+  readonly setting: InvoiceSetting;
+  readonly createdAt: DateTime;
+}
+
+/** A validated invoice before the store gives it ids, a number and a client. */
+export interface InvoiceDraft
+  extends Omit<Invoice, "id" | "merchantId" | "number" | "client" | "link" | "items" | "payments"> {
+  readonly number: string | undefined;
+  readonly client: ClientDetails | undefined;
+  readonly items: readonly Omit<InvoiceItem, "id">[];
+  readonly payments: readonly Omit<InvoicePayment, "id">[];
+}
+
+export type LedgerEntry = InvoiceView & { merchant_id: number; created_at: string };
+
+/** Per-merchant numbering: the numbers in use and where generated numbers continue from. */
+interface Numbering {
+  readonly used: Set<string>;
+  next: number;
+}
+
+/** Every invoice the simulator has issued, with their clients; ids are global, numbers per merchant. */
+export class InvoiceStore {
+  private readonly invoices: Invoice[] = [];
+  private readonly numbering = new Map<number, Numbering>();
+  private readonly clients = new ClientBook();
+  private nextInvoiceId = 1;
+  private nextItemId = 1;
+  private nextPaymentId = 1;
+
+  clear(): void {
+    this.invoices.length = 0;
+    this.numbering.clear();
+    this.clients.clear();
+    this.nextInvoiceId = 1;
+    this.nextItemId = 1;
+    this.nextPaymentId = 1;
+  }
+
+  /** The ledger: every invoice as its response body, plus who issued it and when. */
+  all(): LedgerEntry[] {
+    return this.invoices.map((invoice) => ({
+      ...invoiceView(invoice),
+      merchant_id: invoice.merchantId,
+      created_at: wireDateTime(invoice.createdAt),
+    }));
+  }
+
+  /** Stores a draft; a taken number or a conflicting client is refused before anything changes. */
+  create(merchantId: number, draft: InvoiceDraft, baseUrl: string): Invoice {
+    const numbering = this.numberingOf(merchantId);
+    if (draft.number !== undefined && numbering.used.has(draft.number)) {
+      throw fieldError("number", "already exists");
+    }
+    const client = draft.client ? this.clients.upsert(merchantId, draft.client) : null;
+    const number = draft.number ?? this.generateNumber(numbering);
+    numbering.used.add(number);
+    const id = this.nextInvoiceId++;
+    const invoice: Invoice = {
+      ...draft,
+      id,
+      merchantId,
+      number,
+      client,
+      link: `${baseUrl.replace(/\/+$/, "")}/${id}`,
+      items: draft.items.map((item) => ({ ...item, id: this.nextItemId++ })),
+      payments: draft.payments.map((payment) => ({ ...payment, id: this.nextPaymentId++ })),
+    };
+    this.invoices.push(invoice);
+    return invoice;
+  }
+
+  private numberingOf(merchantId: number): Numbering {
+    let numbering = this.numbering.get(merchantId);
+    if (!numbering) {
+      numbering = { used: new Set(), next: 1 };
+      this.numbering.set(merchantId, numbering);
+    }
+    return numbering;
+  }
+
+  /** INV-000001, INV-000002, …, skipping numbers a merchant already chose for itself. */
+  private generateNumber(numbering: Numbering): string {
+    let number: string;
+    do number = `INV-${String(numbering.next++).padStart(6, "0")}`;
+    while (numbering.used.has(number));
+    return number;
+  }
+}
