@@ -1,0 +1,13 @@
+import { GatewayError, type GatewayErrorInit } from "./gateway-error.js";
+
+/**
+ * A legacy result code the specification does not explain (for example -6). Its number and text are
+ * kept. As its meaning is unknown, a money-moving call that got one has an unknown outcome.
+ */
+export class GatewayUnknownResultError extends GatewayError {
+  override name = "GatewayUnknownResultError";
+
+  constructor(init: GatewayErrorInit & { outcomeUnknown: boolean }) {
+    super(init, { retryable: false, outcomeUnknown: init.outcomeUnknown });
+  }
+}

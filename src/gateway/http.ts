@@ -1,0 +1,158 @@
+import { type Logger, redact, redactText } from "../logger/index.js";
+import { type GatewayError, gatewayErrorFrom } from "./errors/index.js";
+import type { GatewayOperation } from "./operations.js";
+
+/**
+ * The transport every operation goes through: one fetch with a timeout, the body encoded as asked,
+ * the reply read as JSON when it is JSON, and both sides logged at debug with secrets removed. It
+ * classifies only failures that have no reply; replies are judged by the v1 and legacy clients.
+ */
+
+export interface RequestBody {
+  encoding: "json" | "form";
+  value: Readonly<Record<string, unknown>>;
+}
+
+export interface GatewayRequest {
+  operation: GatewayOperation;
+  method: "GET" | "POST";
+  url: URL;
+  headers?: Readonly<Record<string, string>>;
+  body?: RequestBody;
+}
+
+export interface GatewayReply {
+  status: number;
+  /** Parsed JSON, or undefined when the body is empty or not JSON. */
+  body: unknown;
+  json: boolean;
+  text: string;
+}
+
+export interface TransportOptions {
+  fetch: typeof fetch;
+  timeoutMs: number;
+  logger: Logger;
+}
+
+export type Transport = (request: GatewayRequest) => Promise<GatewayReply>;
+
+/** Error codes meaning the connection was never made, so the gateway cannot have seen the request. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/** Longest reply text kept for logs and errors; gateway error pages can be large. */
+const TEXT_LIMIT = 2_000;
+
+export function createTransport(options: TransportOptions): Transport {
+  const { logger, timeoutMs } = options;
+  return async (request) => {
+    const { operation } = request;
+    const { headers, payload } = encode(request);
+    logger.debug(
+      {
+        operation,
+        request: redact({
+          method: request.method,
+          url: request.url.toString(),
+          headers,
+          body: request.body?.value,
+        }),
+      },
+      "gateway request",
+    );
+    const started = performance.now();
+    let status: number;
+    let text: string;
+    try {
+      const response = await options.fetch(request.url, {
+        method: request.method,
+        headers,
+        body: payload,
+        // A redirected POST would silently become a GET; a redirect is reported as a bad reply instead.
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      status = response.status;
+      text = await response.text();
+    } catch (error) {
+      const failure = transportFailure(operation, error, timeoutMs);
+      logger.debug({ operation, ms: elapsed(started), error: failure.message }, "gateway call failed");
+      throw failure;
+    }
+    const { body, json } = parseJson(text);
+    logger.debug(
+      { operation, status, ms: elapsed(started), reply: redact(json ? body : clip(text)) },
+      "gateway reply",
+    );
+    return { status, body, json, text: clip(text) };
+  };
+}
+
+function encode(request: GatewayRequest): { headers: Record<string, string>; payload?: string } {
+  const headers: Record<string, string> = { accept: "application/json", ...request.headers };
+  const { body } = request;
+  if (body === undefined) return { headers };
+  if (body.encoding === "json") {
+    return {
+      headers: { ...headers, "content-type": "application/json" },
+      payload: JSON.stringify(body.value),
+    };
+  }
+  // URLSearchParams percent-encodes + / = | so card tokens arrive intact.
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(body.value)) {
+    if (value !== undefined && value !== null) form.append(key, String(value));
+  }
+  return {
+    headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+    payload: form.toString(),
+  };
+}
+
+function parseJson(text: string): { body: unknown; json: boolean } {
+  if (text.trim() === "") return { body: undefined, json: false };
+  try {
+    return { body: JSON.parse(text), json: true };
+  } catch {
+    return { body: undefined, json: false };
+  }
+}
+
+function transportFailure(operation: GatewayOperation, error: unknown, timeoutMs: number): GatewayError {
+  if (isTimeout(error)) return gatewayErrorFrom({ kind: "timeout", operation, timeoutMs, cause: error });
+  const code = causeCode(error);
+  return gatewayErrorFrom({
+    kind: "network",
+    operation,
+    sent: code === undefined || !NOT_SENT_CODES.has(code),
+    description: code === undefined ? `network error: ${messageOf(error)}` : `network error ${code}`,
+    cause: error,
+  });
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+}
+
+/** undici reports the system error (ECONNREFUSED and the like) as the cause of "fetch failed". */
+function causeCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+function messageOf(error: unknown): string {
+  return redactText(error instanceof Error ? error.message : String(error));
+}
+
+function clip(text: string): string {
+  return text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}…` : text;
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}

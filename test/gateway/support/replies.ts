@@ -1,0 +1,63 @@
+/** Reply bodies shaped as the specification shows them, reused across suites. */
+
+export const PAYMENT_RECORD = {
+  transactionID: "TXN-1001",
+  amount: "10.50",
+  currencyCode: "QAR",
+  customerEmail: "client@example.com",
+  customerPhone: "+97455500000",
+  customerName: "Client One",
+  paymentDate: "2024-05-01 10:15:00",
+  paymentstate: "SUCCESS",
+  auth: "AUTH42",
+  mode: "Live",
+  ExchangeRate: "3.6400",
+  PaidAmount: "10.50",
+  token: "Zx+9/ab=c|d+e/f==",
+  description: "order 1",
+  refundState: false,
+  refundstatus: null,
+  refundDescription: null,
+  refundTransactionId: null,
+};
+
+export const INVOICE_REPLY = {
+  status: "SUCCESS",
+  invoice: {
+    id: 77,
+    number: "INV-77",
+    amount: "10.50",
+    currency: "QAR",
+    terms_conditions: "net 30",
+    note: null,
+    date: "2024-05-01T10:00:00+03:00",
+    status: "sent",
+    type: "Quick",
+    client: {
+      id: 5,
+      name: "Client One",
+      address: "Doha",
+      phone: "+97455500000",
+      email: "c@example.com",
+      notes: null,
+    },
+    title: "May",
+    link: "https://pay.example/invoices/77",
+    description: "Consulting",
+    items: [],
+    payments: [],
+    setting: {
+      tax: false,
+      discount: "0.0",
+      discount_type: "fixed",
+      language: "ar",
+      accepted_payment_methods: {
+        card: true,
+        bank_transfer: false,
+        cash: true,
+        wallet: false,
+        e_signature: false,
+      },
+    },
+  },
+};
