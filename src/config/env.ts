@@ -63,6 +63,17 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   GATEWAY_SIM_PORT: int(0, 65_535).default(4010),
   GATEWAY_SIM_API_KEY: z.string().regex(GUID, "expected a GUID").optional(),
+  // Queues (src/queue): BullMQ on Redis when REDIS_URL is set, else on DATABASE_URL's Postgres.
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, "expected lower-case letters, digits and _")
+    .default("bullmq"),
+  QUEUE_ATTEMPTS: int(1, 100).default(8),
+  QUEUE_BACKOFF_MS: int(10, 3_600_000).default(5_000),
+  QUEUE_BACKOFF_JITTER: z.coerce.number().min(0).max(1).default(0.5),
+  SHUTDOWN_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
+  EMBEDDED_POSTGRES_DIR: z.string().min(1).default(".data/postgres"),
+  EMBEDDED_POSTGRES_PORT: int(1, 65_535).optional(),
 });
 
 export type Config = z.output<typeof envSchema>;

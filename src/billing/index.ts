@@ -1,0 +1,104 @@
+/** The billing domain: pure rules for plans, periods, state machines, card tokens and dunning. */
+export { type BackoffOptions, exponentialBackoff } from "./backoff.js";
+export {
+  type AttemptOutcome,
+  type ChargeEvent,
+  type ChargeOutcomeInput,
+  type ChargeOutcomeResult,
+  chargeOutcome,
+  type UncollectibleReason,
+} from "./charge-outcome.js";
+export {
+  ATTEMPT_STATES,
+  ATTEMPT_TRANSITIONS,
+  type AttemptState,
+  assertAttemptTransition,
+  assertChargeTransition,
+  CHARGE_STATES,
+  CHARGE_TRANSITIONS,
+  type ChargeState,
+  canAttemptTransition,
+  canChargeTransition,
+  isTerminalAttemptState,
+  isTerminalChargeState,
+} from "./charge-states.js";
+export {
+  classifyDecline,
+  DECLINE_RULES,
+  type DeclineClassification,
+  type DeclineKind,
+  type DeclineReason,
+  type DeclineRule,
+  explainDecline,
+} from "./decline.js";
+export {
+  DEFAULT_DUNNING_POLICY,
+  DEFAULT_RETRY_OFFSETS_DAYS,
+  type DunningPolicy,
+  DunningPolicyError,
+  type DunningProgress,
+  dunningPolicySchema,
+  MAX_RETRY_OFFSET_DAYS,
+  nextRetry,
+  parseDunningPolicy,
+  type RetryDecision,
+  TERMINAL_ACTIONS,
+  type TerminalAction,
+} from "./dunning.js";
+export {
+  CardExpiryFormatError,
+  EXPIRY_NOTICE_WINDOW,
+  expiringSoon,
+  isChargeable,
+  parseCardExpiry,
+  TOKEN_LIFETIME,
+  type TokenLifecycle,
+  type TokenStatus,
+  tokenExpiry,
+  tokenStatus,
+} from "./payment-method.js";
+export {
+  type BillingInterval,
+  type BillingPeriod,
+  clampDay,
+  DEFAULT_BILLING_ZONE,
+  daysInMonth,
+  INTERVAL_UNITS,
+  type IntervalUnit,
+  nextPeriod,
+  periodAt,
+  periodBoundary,
+  periodContaining,
+  trialEnd,
+} from "./periods.js";
+export {
+  BILLING_MODES,
+  type BillingMode,
+  MAX_INTERVAL_COUNT,
+  MAX_TRIAL_DAYS,
+  type Plan,
+  type PlanInput,
+  PlanInputError,
+  parsePlanInput,
+  planInputSchema,
+  planInterval,
+} from "./plan.js";
+export {
+  findRetryLimitViolation,
+  RETRY_LIMIT_RULES,
+  type RetryLimitRule,
+  type RetryLimitViolation,
+} from "./retry-limits.js";
+export { IllegalTransitionError, type TransitionTable } from "./state-machine.js";
+export {
+  assertTransition,
+  type CancellationMode,
+  cancellationEffectiveAt,
+  canTransition,
+  isBilling,
+  isSubscriptionState,
+  isTerminalSubscriptionState,
+  SUBSCRIPTION_STATES,
+  SUBSCRIPTION_TRANSITIONS,
+  type SubscriptionState,
+} from "./subscription-states.js";

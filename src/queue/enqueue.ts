@@ -1,0 +1,91 @@
+import type { BillingQueue } from "./backend.js";
+import { chargeJobId, invoiceJobId, tickJobId, tokenDeactivationJobId, webhookJobId } from "./job-ids.js";
+import { JOB_NAMES, type QueueName } from "./names.js";
+import { type PayloadInputOf, type PayloadOf, payloadSchema } from "./payloads.js";
+
+/** Anything that hands out queues by name; in practice the queue system. */
+export interface QueueSource {
+  queue(name: QueueName): BillingQueue;
+}
+
+export interface EnqueueOptions {
+  /** Run no earlier than this many ms from now. */
+  delayMs?: number;
+}
+
+/**
+ * Validates the payload (a ZodError names the offending field) and adds the job under an id derived
+ * from it. Adding an id that is still queued is a no-op in BullMQ, so repeating a call is harmless.
+ * Returns the job id.
+ */
+async function enqueue<N extends QueueName>(
+  queues: QueueSource,
+  name: N,
+  payload: PayloadInputOf<N>,
+  jobIdOf: (payload: PayloadOf<N>) => string | undefined,
+  options: EnqueueOptions,
+): Promise<string> {
+  const data = payloadSchema(name).parse(payload);
+  const jobId = jobIdOf(data);
+  const job = await queues.queue(name).add(JOB_NAMES[name], data, { jobId, delay: options.delayMs });
+  if (job.id === undefined) throw new Error(`BullMQ gave no id to a ${name} job`);
+  return job.id;
+}
+
+/** A tick with `scheduledAt` runs once per instant; without it, every call adds a tick. */
+export function enqueueTick(
+  queues: QueueSource,
+  payload: PayloadInputOf<"billing-tick"> = {},
+  options: EnqueueOptions = {},
+): Promise<string> {
+  return enqueue(
+    queues,
+    "billing-tick",
+    payload,
+    (p) => (p.scheduledAt === undefined ? undefined : tickJobId(p.scheduledAt)),
+    options,
+  );
+}
+
+export interface ChargeEnqueueOptions extends EnqueueOptions {
+  /** The charge's dunning attempt, from 1; each attempt is its own job. */
+  attempt: number;
+}
+
+export function enqueueCharge(
+  queues: QueueSource,
+  payload: PayloadInputOf<"charges">,
+  options: ChargeEnqueueOptions,
+): Promise<string> {
+  return enqueue(queues, "charges", payload, (p) => chargeJobId(p.chargeId, options.attempt), options);
+}
+
+export function enqueueInvoice(
+  queues: QueueSource,
+  payload: PayloadInputOf<"invoices">,
+  options: EnqueueOptions = {},
+): Promise<string> {
+  return enqueue(queues, "invoices", payload, (p) => invoiceJobId(p.chargeId), options);
+}
+
+export function enqueueTokenDeactivation(
+  queues: QueueSource,
+  payload: PayloadInputOf<"token-deactivation">,
+  options: EnqueueOptions = {},
+): Promise<string> {
+  return enqueue(
+    queues,
+    "token-deactivation",
+    payload,
+    (p) => tokenDeactivationJobId(p.paymentMethodId),
+    options,
+  );
+}
+
+export function enqueueWebhook(
+  queues: QueueSource,
+  payload: PayloadInputOf<"webhooks">,
+  options: EnqueueOptions = {},
+): Promise<string> {
+  return enqueue(queues, "webhooks", payload, (p) => webhookJobId(p.deliveryId), options);
+}

@@ -1,0 +1,52 @@
+export type {
+  BackendKind,
+  BillingJob,
+  BillingQueue,
+  BillingQueueEvents,
+  BillingWorker,
+  WorkerSettings,
+} from "./backend.js";
+export {
+  type ChargeEnqueueOptions,
+  type EnqueueOptions,
+  enqueueCharge,
+  enqueueInvoice,
+  enqueueTick,
+  enqueueTokenDeactivation,
+  enqueueWebhook,
+  type QueueSource,
+} from "./enqueue.js";
+export { queueSystemOptionsFromConfig } from "./from-config.js";
+export {
+  type Closable,
+  type GracefulShutdownOptions,
+  gracefulShutdown,
+  type ShutdownHandle,
+} from "./graceful-shutdown.js";
+export { chargeJobId, invoiceJobId, tickJobId, tokenDeactivationJobId, webhookJobId } from "./job-ids.js";
+export { DEFAULT_RETRY_POLICY, defaultJobOptions, type RetryPolicy } from "./job-options.js";
+export { isJobPresent, type JobStateReader } from "./job-presence.js";
+export { ALL_QUEUE_NAMES, JOB_NAMES, QUEUE_NAMES, type QueueName } from "./names.js";
+export {
+  type ChargePayload,
+  chargePayload,
+  type InvoicePayload,
+  invoicePayload,
+  type PayloadInputOf,
+  type PayloadOf,
+  payloadSchema,
+  payloadSchemas,
+  type TickPayload,
+  type TokenDeactivationPayload,
+  tickPayload,
+  tokenDeactivationPayload,
+  type WebhookPayload,
+  webhookPayload,
+} from "./payloads.js";
+export {
+  createQueueSystem,
+  type QueueSystem,
+  type QueueSystemOptions,
+  type SchedulerTemplate,
+} from "./queue-system.js";
+export type { PayloadProcessor } from "./validating-processor.js";

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import type { QueueName } from "./names.js";
+
+/*
+ * Job payloads carry only domain ids: the row in Postgres is the truth, and a worker reads it fresh
+ * when the job runs. Objects strip unknown keys rather than reject them, so a producer that is one
+ * deploy ahead (an added field) does not make an older worker fail its jobs as unrecoverable.
+ */
+
+export const tickPayload = z.object({
+  scheduledAt: z.iso.datetime({ offset: true }).optional(),
+});
+
+export const chargePayload = z.object({ chargeId: z.uuid() });
+
+export const invoicePayload = z.object({ chargeId: z.uuid() });
+
+export const tokenDeactivationPayload = z.object({ paymentMethodId: z.uuid() });
+
+export const webhookPayload = z.object({ deliveryId: z.uuid() });
+
+export const payloadSchemas = {
+  "billing-tick": tickPayload,
+  charges: chargePayload,
+  invoices: invoicePayload,
+  "token-deactivation": tokenDeactivationPayload,
+  webhooks: webhookPayload,
+} as const satisfies Record<QueueName, z.ZodType>;
+
+/** The payload a worker of queue `N` receives, after validation. */
+export type PayloadOf<N extends QueueName> = z.output<(typeof payloadSchemas)[N]>;
+
+/** What a producer may pass for queue `N`, before validation. */
+export type PayloadInputOf<N extends QueueName> = z.input<(typeof payloadSchemas)[N]>;
+
+export type TickPayload = PayloadOf<"billing-tick">;
+export type ChargePayload = PayloadOf<"charges">;
+export type InvoicePayload = PayloadOf<"invoices">;
+export type TokenDeactivationPayload = PayloadOf<"token-deactivation">;
+export type WebhookPayload = PayloadOf<"webhooks">;
+
+/** The schema of queue `N`, typed so that parsing yields that queue's payload type. */
+export function payloadSchema<N extends QueueName>(name: N): z.ZodType<PayloadOf<N>, PayloadInputOf<N>> {
+  const schemas: { [K in QueueName]: z.ZodType<PayloadOf<K>, PayloadInputOf<K>> } = payloadSchemas;
+  return schemas[name];
+}

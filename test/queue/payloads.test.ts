@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { payloadSchema } from "../../src/queue/index.js";
+
+describe("payload schemas", () => {
+  it("accept the documented shapes", () => {
+    const id = "3f0c1f9e-8d5b-4c1e-9a57-2b8f3c4d5e6f";
+    expect(payloadSchema("charges").parse({ chargeId: id })).toEqual({ chargeId: id });
+    expect(payloadSchema("invoices").parse({ chargeId: id })).toEqual({ chargeId: id });
+    expect(payloadSchema("token-deactivation").parse({ paymentMethodId: id })).toEqual({
+      paymentMethodId: id,
+    });
+    expect(payloadSchema("webhooks").parse({ deliveryId: id })).toEqual({ deliveryId: id });
+    expect(payloadSchema("billing-tick").parse({})).toEqual({});
+    expect(payloadSchema("billing-tick").parse({ scheduledAt: "2025-01-01T00:00:00+03:00" })).toEqual({
+      scheduledAt: "2025-01-01T00:00:00+03:00",
+    });
+  });
+
+  it("name the offending field", () => {
+    const result = payloadSchema("webhooks").safeParse({ deliveryId: 42 });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(["deliveryId"]);
+    expect(
+      payloadSchema("billing-tick").safeParse({ scheduledAt: "tomorrow" }).error?.issues[0]?.path,
+    ).toEqual(["scheduledAt"]);
+  });
+
+  it("drop unknown keys, so a newer producer does not fail an older worker's jobs", () => {
+    const id = "3f0c1f9e-8d5b-4c1e-9a57-2b8f3c4d5e6f";
+    expect(payloadSchema("charges").parse({ chargeId: id, added: true })).toEqual({ chargeId: id });
+  });
+});
