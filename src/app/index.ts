@@ -1,0 +1,1 @@
+export type { EngineContext } from "./context.js";
