@@ -1,10 +1,15 @@
 import type { DateTime } from "luxon";
 import type { Db, Tx } from "../db/index.js";
 import { events } from "../db/schema/index.js";
+import { addWebhookDeliveries } from "./outbox.js";
+import { isWebhookEventType } from "./types.js";
 
 /**
  * Appends one fact to the event log. Call it inside the transaction that makes the change it
  * records, so the log and the state can never disagree. `occurredAt` is the billing clock's time.
+ *
+ * A webhook-worthy type (see WEBHOOK_EVENT_TYPES) also gets its outgoing deliveries, in the same
+ * transaction: the event and its deliveries commit or roll back together.
  */
 export interface EventInput {
   type: string;
@@ -21,7 +26,7 @@ export interface RecordedEvent {
   type: string;
 }
 
-export async function recordEvent(tx: Db | Tx, input: EventInput): Promise<RecordedEvent> {
+async function insertEvent(tx: Db | Tx, input: EventInput): Promise<RecordedEvent> {
   const [row] = await tx
     .insert(events)
     .values({
@@ -36,4 +41,16 @@ export async function recordEvent(tx: Db | Tx, input: EventInput): Promise<Recor
     .returning({ id: events.id, type: events.type });
   if (!row) throw new Error(`event ${input.type} was not recorded`);
   return row;
+}
+
+export async function recordEvent(tx: Db | Tx, input: EventInput): Promise<RecordedEvent> {
+  const { type } = input;
+  if (!isWebhookEventType(type)) return insertEvent(tx, input);
+  // Two statements must be atomic even when the caller passed the pool rather than a transaction;
+  // inside a caller's transaction this is a savepoint, which rolls back with it.
+  return tx.transaction(async (inner) => {
+    const event = await insertEvent(inner, input);
+    await addWebhookDeliveries(inner, { ...input, id: event.id, type });
+    return event;
+  });
 }

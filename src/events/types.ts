@@ -1,0 +1,40 @@
+/**
+ * Event types that merchants can receive as webhooks. The engine records many more (enrollment.*,
+ * charge.attempt_*, charge.needs_review, …), but those describe its own bookkeeping. A merchant
+ * builds on what we send, so the public set is kept small, named for what the merchant cares
+ * about, and only ever grows.
+ */
+export const EVENT_TYPES = {
+  subscriptionActivated: "subscription.activated",
+  chargeSucceeded: "charge.succeeded",
+  chargeFailed: "charge.failed",
+  chargeRetryScheduled: "charge.retry_scheduled",
+  subscriptionPastDue: "subscription.past_due",
+  subscriptionUnpaid: "subscription.unpaid",
+  subscriptionCanceled: "subscription.canceled",
+  invoiceCreated: "invoice.created",
+  paymentMethodExpiring: "payment_method.expiring",
+} as const;
+
+export type WebhookEventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
+
+/**
+ * THE table of webhook-worthy event types, with what each means to the merchant. recordEvent
+ * consults it to decide whether an event goes to the outbox; a type missing here is never sent.
+ */
+export const WEBHOOK_EVENT_TYPES: Readonly<Record<WebhookEventType, string>> = {
+  "subscription.activated": "The subscription became active.",
+  "charge.succeeded": "A charge was paid.",
+  "charge.failed": "A charge attempt was declined or could not be made.",
+  "charge.retry_scheduled": "A failed charge will be attempted again; data says when.",
+  "subscription.past_due": "A renewal charge failed and is being retried.",
+  "subscription.unpaid": "Retries ran out; the subscription stays unpaid until a payment succeeds.",
+  "subscription.canceled": "The subscription ended.",
+  "invoice.created": "An invoice was issued for a charge.",
+  "payment_method.expiring":
+    "The saved card stops working within two weeks; data carries a link for the customer to add a new one.",
+};
+
+export function isWebhookEventType(type: string): type is WebhookEventType {
+  return Object.hasOwn(WEBHOOK_EVENT_TYPES, type);
+}

@@ -1,0 +1,87 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { DateTime } from "luxon";
+import type { Db } from "../../src/db/index.js";
+import { customers, paymentMethods, plans, subscriptions } from "../../src/db/schema/index.js";
+import { disableWebhookEndpoint, listWebhookEndpoints } from "../../src/webhooks/index.js";
+
+/** Disables every endpoint (failing their pending deliveries), so each test starts with none. */
+export async function disableAllEndpoints(db: Db): Promise<void> {
+  for (const endpoint of await listWebhookEndpoints(db)) {
+    if (endpoint.enabled) await disableWebhookEndpoint(db, endpoint.id);
+  }
+}
+
+export async function seedCustomerAndPlan(db: Db) {
+  const [customer] = await db
+    .insert(customers)
+    .values({ email: `c-${randomUUID()}@example.com`, name: "Test Customer" })
+    .returning();
+  const [plan] = await db
+    .insert(plans)
+    .values({
+      name: "Monthly",
+      amountMinor: 10_000,
+      currency: "QAR",
+      intervalUnit: "month",
+      intervalCount: 1,
+    })
+    .returning();
+  return { customer: customer!, plan: plan! };
+}
+
+export interface CardFixture {
+  now: DateTime;
+  expiresAt: DateTime;
+  subscriptionStatus?: "active" | "past_due" | "canceled";
+  deactivatedAt?: DateTime;
+  unusableAt?: DateTime;
+}
+
+/** A subscription whose current card is a (sealed-looking) recurring token expiring at `expiresAt`. */
+export async function seedSubscriptionWithCard(db: Db, card: CardFixture) {
+  const { customer, plan } = await seedCustomerAndPlan(db);
+  const status = card.subscriptionStatus ?? "active";
+  const anchor = card.now.minus({ months: 5 }).toJSDate();
+  const [subscription] = await db
+    .insert(subscriptions)
+    .values({
+      customerId: customer.id,
+      planId: plan.id,
+      status,
+      billingAnchor: anchor,
+      currentPeriodStart: card.now.minus({ days: 10 }).toJSDate(),
+      currentPeriodEnd: card.now.plus({ days: 20 }).toJSDate(),
+      nextBillingAt: status === "canceled" ? null : card.now.plus({ days: 20 }).toJSDate(),
+      canceledAt: status === "canceled" ? card.now.toJSDate() : null,
+    })
+    .returning();
+  const [paymentMethod] = await db
+    .insert(paymentMethods)
+    .values({
+      customerId: customer.id,
+      subscriptionId: subscription!.id,
+      kind: "recurring",
+      tokenCiphertext: randomBytes(24),
+      tokenNonce: randomBytes(12),
+      tokenTag: randomBytes(16),
+      tokenKeyId: "test",
+      tokenFingerprint: randomBytes(32).toString("hex"),
+      cardLast4: "4242",
+      cardExpiryMonth: "12/30",
+      amountMinor: 10_000,
+      currency: "QAR",
+      issuedAt: anchor,
+      expiresAt: card.expiresAt.toJSDate(),
+      deactivatedAt: card.deactivatedAt?.toJSDate() ?? null,
+      deactivationReason: card.deactivatedAt ? "replaced" : null,
+      unusableAt: card.unusableAt?.toJSDate() ?? null,
+      unusableReason: card.unusableAt ? "expired at the gateway" : null,
+    })
+    .returning();
+  await db
+    .update(subscriptions)
+    .set({ paymentMethodId: paymentMethod!.id })
+    .where(eq(subscriptions.id, subscription!.id));
+  return { customer, subscription: subscription!, paymentMethod: paymentMethod! };
+}
