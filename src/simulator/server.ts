@@ -1,0 +1,45 @@
+import type { ControllableClock } from "../clock/index.js";
+import { createSimulatorApp } from "./app.js";
+import type { SimulatorOptions } from "./core.js";
+
+export interface StartSimulatorOptions extends SimulatorOptions {
+  /** 0 (the default) picks any free port. */
+  port?: number;
+  /** 127.0.0.1 by default. */
+  host?: string;
+}
+
+export interface RunningSimulator {
+  /** Base URL of both interfaces, the checkout pages and /_sim. */
+  url: string;
+  defaultApiKey: string;
+  clock: ControllableClock;
+  close(): Promise<void>;
+}
+
+/** Starts the simulator on host:port (127.0.0.1 and any free port by default). */
+export async function startSimulator(options: StartSimulatorOptions = {}): Promise<RunningSimulator> {
+  const { app, core } = createSimulatorApp(options);
+  const host = options.host ?? "127.0.0.1";
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : options.port;
+  const url = `http://${displayHost(host)}:${port}`;
+  core.publicUrl = (options.publicUrl ?? url).replace(/\/+$/, "");
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    defaultApiKey: core.merchants.defaultApiKey,
+    clock: core.clock,
+    close: () => {
+      closing ??= app.close();
+      return closing;
+    },
+  };
+}
+
+/** A wildcard address is reached through loopback; IPv6 literals need brackets in a URL. */
+function displayHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
