@@ -7,9 +7,12 @@
  *   GATEWAY_SIM_HOST        interface to listen on (default 127.0.0.1)
  *   GATEWAY_SIM_PUBLIC_URL  address clients use, for checkout URLs (default the listening URL)
  *   GATEWAY_SIM_SEED        seed of ids, tokens and fault rolls (default random)
+ *   GATEWAY_SIM_CLOCK       "running" (default: follows real time and can still be moved through
+ *                           /_sim/clock) or "frozen" (stands still until moved)
  *   LOG_LEVEL               pino level (default info)
  */
 import { z } from "zod";
+import { ControllableClock } from "../src/clock/index.js";
 import { createLogger } from "../src/logger/index.js";
 import { startSimulator } from "../src/simulator/index.js";
 
@@ -26,6 +29,7 @@ const envSchema = z.object({
     .min(0)
     .max(2 ** 32 - 1)
     .optional(),
+  GATEWAY_SIM_CLOCK: z.enum(["running", "frozen"]).default("running"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -48,6 +52,7 @@ const simulator = await startSimulator({
   publicUrl: env.GATEWAY_SIM_PUBLIC_URL,
   seed,
   logger,
+  clock: new ControllableClock(undefined, { running: env.GATEWAY_SIM_CLOCK === "running" }),
 });
 
 // Written to stdout directly: the logger would redact the key, and scripts read these two lines.

@@ -40,21 +40,36 @@ export function toInstant(input: DateTime | Date | string): DateTime {
   return instant.toUTC();
 }
 
-/** A clock that stands still until told to move; time never goes backwards unless set explicitly. */
+export interface ControllableClockOptions {
+  /**
+   * A running clock keeps moving with real time from wherever it was set or advanced to, so a
+   * standalone simulator's payments get real timestamps while tests can still jump ahead. The
+   * default is a frozen clock, which only moves when told to.
+   */
+  running?: boolean;
+}
+
+/** A clock that only moves when told to (or, when running, also with real time). */
 export class ControllableClock implements Clock {
   private current: DateTime;
+  private setAtWallMs: number;
+  private readonly running: boolean;
 
-  constructor(start: DateTime | Date | string = DateTime.utc()) {
+  constructor(start: DateTime | Date | string = DateTime.utc(), options: ControllableClockOptions = {}) {
     this.current = toInstant(start);
+    this.setAtWallMs = Date.now();
+    this.running = options.running ?? false;
   }
 
   now(): DateTime {
-    return this.current;
+    if (!this.running) return this.current;
+    return this.current.plus({ milliseconds: Date.now() - this.setAtWallMs });
   }
 
   set(instant: DateTime | Date | string): DateTime {
     this.current = toInstant(instant);
-    return this.current;
+    this.setAtWallMs = Date.now();
+    return this.now();
   }
 
   advance(by: Duration | string | { [unit: string]: number }): DateTime {
@@ -63,6 +78,6 @@ export class ControllableClock implements Clock {
       throw new RangeError("a clock only advances forwards; use set() to go back");
     }
     this.current = this.current.plus(duration).toUTC();
-    return this.current;
+    return this.now();
   }
 }

@@ -1,1 +1,8 @@
-export { type Clock, ControllableClock, systemClock, toDuration, toInstant } from "./clock.js";
+export {
+  type Clock,
+  ControllableClock,
+  type ControllableClockOptions,
+  systemClock,
+  toDuration,
+  toInstant,
+} from "./clock.js";

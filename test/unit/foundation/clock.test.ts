@@ -45,3 +45,19 @@ describe("toDuration", () => {
     expect(toDuration("PT90M").as("minutes")).toBe(90);
   });
 });
+
+describe("a running ControllableClock", () => {
+  it("follows real time from where it was set and still jumps when advanced", () => {
+    const clock = new ControllableClock("2026-03-01T00:00:00Z", { running: true });
+    const first = clock.now();
+    expect(first.toMillis()).toBeGreaterThanOrEqual(Date.parse("2026-03-01T00:00:00Z"));
+    expect(first.toMillis()).toBeLessThan(Date.parse("2026-03-01T00:01:00Z"));
+    let later = clock.now();
+    const deadline = Date.now() + 1_000;
+    while (later.toMillis() === first.toMillis() && Date.now() < deadline) later = clock.now();
+    expect(later.toMillis()).toBeGreaterThan(first.toMillis());
+    const advanced = clock.advance("P1D");
+    expect(advanced.toMillis() - later.toMillis()).toBeGreaterThanOrEqual(86_400_000);
+    expect(clock.set("2027-01-01T00:00:00Z").toMillis()).toBeLessThan(Date.parse("2027-01-01T00:01:00Z"));
+  });
+});
