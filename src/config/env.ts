@@ -74,6 +74,10 @@ export const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
   EMBEDDED_POSTGRES_DIR: z.string().min(1).default(".data/postgres"),
   EMBEDDED_POSTGRES_PORT: int(1, 65_535).optional(),
+  // Bootstrap (src/app): where BILLING_CLOCK=controllable starts when the database holds no clock
+  // yet, and where a non-production process keeps the token key it generates when none is given.
+  BILLING_CLOCK_START: z.iso.datetime({ offset: true }).optional(),
+  TOKEN_DEV_KEY_FILE: z.string().min(1).default(".data/token-key"),
 });
 
 export type Config = z.output<typeof envSchema>;

@@ -1,0 +1,200 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { DateTime } from "luxon";
+import { type DunningPolicy, DunningPolicyError, parseDunningPolicy } from "../billing/index.js";
+import { type Clock, systemClock } from "../clock/index.js";
+import { type Config, ConfigError, decodeKey } from "../config/index.js";
+import { type TokenVault, vaultFromConfig } from "../crypto/index.js";
+import { createDb, type DbClient, migrateDatabase } from "../db/index.js";
+import { createGatewayClient, type GatewayClient } from "../gateway/index.js";
+import { createLogger, type Logger } from "../logger/index.js";
+import { createQueueSystem, queueSystemOptionsFromConfig } from "../queue/index.js";
+import { createDatabaseClock } from "./clock.js";
+import type { EngineContext } from "./context.js";
+
+/**
+ * The composition root: turns a validated Config into an EngineContext. Every process of the engine
+ * (HTTP server, scheduler, each worker) builds its context here, so they agree on the database, the
+ * queues, the gateway, the token key and the billing clock. Rules:
+ * - every missing or contradictory setting is reported at once, before anything connects;
+ * - the database is migrated before use (safe from many processes: migrations take a lock);
+ * - a dunning policy beyond the card networks' retry limits stops the boot;
+ * - close() stops the queues (workers finish the jobs in hand) before it closes the database.
+ */
+
+export interface EngineOptions {
+  /** Defaults to a logger at LOG_LEVEL. */
+  logger?: Logger;
+  /** Replaces the clock BILLING_CLOCK describes (tests that drive their own clock). */
+  clock?: Clock;
+  /** Replaces GATEWAY_BASE_URL and GATEWAY_LEGACY_URL, e.g. for an in-process simulator on a free port. */
+  gatewayUrls?: { baseUrl: string; legacyUrl: string };
+  /**
+   * With BILLING_CLOCK=controllable, called with the shared clock's first reading and every change,
+   * so that an in-process simulator's clock moves with the engine's.
+   */
+  onClockChange?: (now: DateTime) => void;
+}
+
+export interface Engine {
+  ctx: EngineContext;
+  /** Closes the queue system (waiting for jobs in hand), then the database pool. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Key id of a generated development key, so rows sealed with it are never mistaken for a real key's. */
+const DEV_KEY_ID = "dev";
+
+type Problem = ConstructorParameters<typeof ConfigError>[0][number];
+
+/** A setting createEngine needs although the schema leaves it optional (tools run without it). */
+function required<K extends keyof Config>(
+  config: Config,
+  variable: K,
+  problems: Problem[],
+): NonNullable<Config[K]> | undefined {
+  const value = config[variable];
+  if (value === undefined || value === null) {
+    problems.push({ variable, message: "required to run the engine" });
+    return undefined;
+  }
+  return value;
+}
+
+/** DUNNING_RETRY_DAYS and DUNNING_TERMINAL_ACTION as a policy the card networks' limits allow. */
+function dunningFromConfig(config: Config, problems: Problem[]): DunningPolicy | undefined {
+  try {
+    return parseDunningPolicy({
+      retryOffsetsDays: config.DUNNING_RETRY_DAYS,
+      terminalAction: config.DUNNING_TERMINAL_ACTION,
+    });
+  } catch (error) {
+    if (!(error instanceof DunningPolicyError)) throw error;
+    for (const issue of error.issues) {
+      const variable = issue.field.startsWith("terminalAction")
+        ? "DUNNING_TERMINAL_ACTION"
+        : "DUNNING_RETRY_DAYS";
+      problems.push({ variable, message: issue.message });
+    }
+    return undefined;
+  }
+}
+
+/**
+ * The development token key: read from `file`, or generated (32 random bytes, hex) and written there
+ * with mode 0600 when the file does not exist. Two processes starting together agree on one key: the
+ * file is created exclusively and the loser reads the winner's. The key itself is never logged.
+ */
+async function developmentKey(file: string, logger: Logger): Promise<string> {
+  const location = path.resolve(file);
+  const readKey = async () => {
+    const key = (await readFile(location, "utf8")).trim();
+    if (!decodeKey(key)) {
+      throw new ConfigError([{ variable: "TOKEN_DEV_KEY_FILE", message: `${location} holds no valid key` }]);
+    }
+    return key;
+  };
+  try {
+    return await readKey();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  await mkdir(path.dirname(location), { recursive: true, mode: 0o700 });
+  try {
+    await writeFile(location, `${randomBytes(32).toString("hex")}\n`, { flag: "wx", mode: 0o600 });
+    logger.warn(
+      { file: location },
+      "TOKEN_ENCRYPTION_KEY is not set: generated a development token key; set the variable in production",
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  return readKey();
+}
+
+/**
+ * TOKEN_ENCRYPTION_KEY when set. Without it production refuses to start (checked with the other
+ * settings); elsewhere a development key is kept in TOKEN_DEV_KEY_FILE (default .data/token-key,
+ * git-ignored) under key id "dev", so saved cards survive restarts. Moving to a real key later means
+ * listing the dev key in TOKEN_ENCRYPTION_OLD_KEYS as dev:<key> until those rows are resealed.
+ */
+async function tokenVault(config: Config, logger: Logger): Promise<TokenVault> {
+  if (config.TOKEN_ENCRYPTION_KEY) return vaultFromConfig(config);
+  const devKey = await developmentKey(config.TOKEN_DEV_KEY_FILE, logger);
+  return vaultFromConfig({ ...config, TOKEN_ENCRYPTION_KEY: devKey, TOKEN_ENCRYPTION_KEY_ID: DEV_KEY_ID });
+}
+
+export async function createEngine(config: Config, options: EngineOptions = {}): Promise<Engine> {
+  const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
+  const problems: Problem[] = [];
+  const databaseUrl = required(config, "DATABASE_URL", problems);
+  const apiKey = required(config, "GATEWAY_API_KEY", problems);
+  const baseUrl = options.gatewayUrls?.baseUrl ?? required(config, "GATEWAY_BASE_URL", problems);
+  const legacyUrl = options.gatewayUrls?.legacyUrl ?? required(config, "GATEWAY_LEGACY_URL", problems);
+  if (config.NODE_ENV === "production") required(config, "TOKEN_ENCRYPTION_KEY", problems);
+  const dunning = dunningFromConfig(config, problems);
+  if (problems.length > 0 || !databaseUrl || !apiKey || !baseUrl || !legacyUrl || !dunning) {
+    throw new ConfigError(problems);
+  }
+
+  const vault = await tokenVault(config, logger);
+  await migrateDatabase(databaseUrl, { logger });
+  const database: DbClient = createDb(databaseUrl, { logger });
+  try {
+    const clock =
+      options.clock ??
+      (config.BILLING_CLOCK === "system"
+        ? systemClock
+        : await createDatabaseClock(database.db, {
+            ...(config.BILLING_CLOCK_START === undefined ? {} : { start: config.BILLING_CLOCK_START }),
+            ...(options.onClockChange === undefined ? {} : { onChange: options.onClockChange }),
+          }));
+    const gateway: GatewayClient = createGatewayClient({
+      baseUrl,
+      legacyUrl,
+      apiKey,
+      ...(config.GATEWAY_ACCESS_TOKEN === undefined ? {} : { accessToken: config.GATEWAY_ACCESS_TOKEN }),
+      authorizePath: config.GATEWAY_AUTHORIZE_PATH,
+      legacyEncoding: config.GATEWAY_LEGACY_ENCODING,
+      timeoutMs: config.GATEWAY_TIMEOUT_MS,
+      clock,
+      logger,
+    });
+    const queues = createQueueSystem(queueSystemOptionsFromConfig(config, logger));
+    const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, "");
+    const ctx: EngineContext = {
+      config,
+      db: database.db,
+      clock,
+      gateway,
+      queues,
+      vault,
+      logger,
+      dunning,
+      publicUrl,
+    };
+    let closing: Promise<void> | undefined;
+    const close = async () => {
+      try {
+        await queues.close();
+      } finally {
+        await database.close();
+      }
+    };
+    logger.info(
+      { clock: options.clock ? "injected" : config.BILLING_CLOCK, queues: queues.backend, publicUrl },
+      "engine ready",
+    );
+    return {
+      ctx,
+      close: () => {
+        closing ??= close();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

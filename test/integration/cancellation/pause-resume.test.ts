@@ -1,0 +1,82 @@
+import { eq } from "drizzle-orm";
+import { DateTime } from "luxon";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IllegalTransitionError } from "../../../src/billing/index.js";
+import { pauseSubscription, resumeSubscription } from "../../../src/cancellation/index.js";
+import { events, subscriptions } from "../../../src/db/schema/index.js";
+import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
+import { seedSubscription } from "../app/seed.js";
+
+/** 15 January 12:00 in Qatar (UTC+3); renewals fall on the 15th at 12:00 local time. */
+const ANCHOR = DateTime.fromISO("2026-01-15T09:00:00Z", { zone: "utc" });
+
+let h: EngineHarness;
+
+async function subscriptionRow(id: string) {
+  const [row] = await h.ctx.db.select().from(subscriptions).where(eq(subscriptions.id, id));
+  return row!;
+}
+
+beforeAll(async () => {
+  h = await createEngineHarness({ start: "2026-01-20T08:00:00Z" });
+});
+afterAll(() => h?.close());
+
+describe("pause and resume", () => {
+  it("pausing stops billing; resuming bills again from the next period boundary after now", async () => {
+    h.clock.set("2026-01-20T08:00:00Z");
+    const { subscription } = await seedSubscription(h, { anchor: ANCHOR });
+    const request = { subscriptionId: subscription.id, actor: "api:test" };
+
+    const paused = await pauseSubscription(h.ctx, { ...request, reason: "travelling" });
+
+    expect(paused).toMatchObject({ unchanged: false });
+    expect(await subscriptionRow(subscription.id)).toMatchObject({
+      status: "paused",
+      pausedAt: new Date("2026-01-20T08:00:00Z"),
+      nextBillingAt: null,
+    });
+    expect(await pauseSubscription(h.ctx, request)).toMatchObject({ unchanged: true });
+
+    h.clock.set("2026-03-20T10:00:00Z");
+    const resumed = await resumeSubscription(h.ctx, request);
+
+    expect(resumed.nextBillingAt.toISO()).toBe("2026-04-15T09:00:00.000Z");
+    expect(await subscriptionRow(subscription.id)).toMatchObject({
+      status: "active",
+      pausedAt: null,
+      currentPeriodStart: new Date("2026-03-15T09:00:00Z"),
+      currentPeriodEnd: new Date("2026-04-15T09:00:00Z"),
+      nextBillingAt: new Date("2026-04-15T09:00:00Z"),
+    });
+    expect(await resumeSubscription(h.ctx, request)).toMatchObject({ unchanged: true });
+    const types = await h.ctx.db
+      .select({ type: events.type })
+      .from(events)
+      .where(eq(events.subscriptionId, subscription.id))
+      .orderBy(events.id);
+    expect(types.map((row) => row.type)).toEqual(["subscription.paused", "subscription.resumed"]);
+  });
+
+  it("resuming exactly on a boundary bills at the following one", async () => {
+    const { subscription } = await seedSubscription(h, { anchor: ANCHOR, status: "paused" });
+    h.clock.set("2026-05-15T09:00:00Z");
+
+    const resumed = await resumeSubscription(h.ctx, { subscriptionId: subscription.id, actor: "cli" });
+
+    expect(resumed.nextBillingAt.toISO()).toBe("2026-06-15T09:00:00.000Z");
+  });
+
+  it("follows the state table: no pausing a trial or a debt, no resuming what is not paused", async () => {
+    const trial = await seedSubscription(h, { anchor: ANCHOR, status: "past_due" });
+    const unpaid = await seedSubscription(h, { anchor: ANCHOR, status: "unpaid" });
+
+    await expect(
+      pauseSubscription(h.ctx, { subscriptionId: trial.subscription.id, actor: "cli" }),
+    ).rejects.toBeInstanceOf(IllegalTransitionError);
+    await expect(
+      resumeSubscription(h.ctx, { subscriptionId: unpaid.subscription.id, actor: "cli" }),
+    ).rejects.toBeInstanceOf(IllegalTransitionError);
+    expect((await subscriptionRow(unpaid.subscription.id)).status).toBe("unpaid");
+  });
+});
