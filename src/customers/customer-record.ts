@@ -1,0 +1,3 @@
+import type { customers } from "../db/schema/index.js";
+
+export type Customer = typeof customers.$inferSelect;

@@ -1,0 +1,24 @@
+/** Who pays: customers, unique by e-mail. */
+export {
+  type CreateCustomerOptions,
+  type CreateCustomerResult,
+  createCustomer,
+} from "./create-customer.js";
+export {
+  CUSTOMER_LANGUAGES,
+  type CustomerInput,
+  CustomerInputError,
+  type CustomerLanguage,
+  customerInputSchema,
+  normaliseEmail,
+  parseCustomerInput,
+} from "./customer-input.js";
+export type { Customer } from "./customer-record.js";
+export { findCustomerByEmail } from "./find-customer-by-email.js";
+export { getCustomer } from "./get-customer.js";
+export {
+  type CustomerPage,
+  type ListCustomersOptions,
+  listCustomers,
+  listCustomersOptions,
+} from "./list-customers.js";

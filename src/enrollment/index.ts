@@ -1,0 +1,31 @@
+/** Saving a customer's card through the gateway's hosted checkout, and starting the subscription. */
+export {
+  applyGatewayCallback,
+  type CallbackContext,
+  type CallbackOutcome,
+  type GatewayCallbackInput,
+  type GatewayCallbackResult,
+} from "./apply-gateway-callback.js";
+export { CALLBACK_SOURCES, type CallbackSource, readOrderId } from "./callback-params.js";
+export { type EnrollContext, type EnrollInput, type EnrollResult, enroll } from "./enroll.js";
+export {
+  EnrollmentCheckoutError,
+  EnrollmentError,
+  type EnrollmentErrorCode,
+  PaymentVerificationUnavailableError,
+} from "./errors.js";
+export { ENROLLMENT_EVENTS, GATEWAY_ACTOR, type NeedsAttentionReason } from "./events.js";
+export { type EnrollmentStatus, isSettled } from "./records.js";
+export {
+  type ReEnrollmentContext,
+  type StartReEnrollmentInput,
+  type StartReEnrollmentResult,
+  startReEnrollment,
+} from "./start-re-enrollment.js";
+export {
+  decideVerification,
+  type ExpectedPayment,
+  type VerificationDecision,
+  type VoidOutcome,
+  voidOutcomeOf,
+} from "./verification.js";

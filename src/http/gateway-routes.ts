@@ -1,0 +1,107 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
+import {
+  applyGatewayCallback,
+  type CallbackContext,
+  type CallbackSource,
+  type GatewayCallbackResult,
+  PaymentVerificationUnavailableError,
+} from "../enrollment/index.js";
+import { requestParams } from "./request-params.js";
+import { RESULT_PAGE_HEADERS, type ResultPageKind, resultPage } from "./result-page.js";
+
+/**
+ * Paths the gateway calls. Legacy AddTransaction carries no return URLs: the gateway sends the
+ * customer to the success and failure URLs set in the merchant account and calls the webhook URL
+ * set there, so these are what the merchant configures (see gatewayCallbackUrls).
+ */
+export const GATEWAY_CALLBACK_PATHS = {
+  success: "/gateway/return/success",
+  failure: "/gateway/return/failure",
+  webhook: "/gateway/webhook",
+} as const;
+
+export interface GatewayCallbackUrls {
+  successUrl: string;
+  failureUrl: string;
+  webhookUrl: string;
+}
+
+/**
+ * The URLs to enter in the gateway's merchant account for our public base URL (which may have a
+ * path prefix). The gateway wants URLs without a query string, so a base with one is refused.
+ */
+export function gatewayCallbackUrls(publicUrl: string): GatewayCallbackUrls {
+  const base = new URL(publicUrl);
+  if (base.protocol !== "http:" && base.protocol !== "https:") {
+    throw new TypeError(`public URL must be http or https, got ${base.protocol}`);
+  }
+  if (base.search || base.hash) throw new TypeError("public URL must not carry a query string or fragment");
+  const prefix = base.href.replace(/\/+$/, "");
+  return {
+    successUrl: `${prefix}${GATEWAY_CALLBACK_PATHS.success}`,
+    failureUrl: `${prefix}${GATEWAY_CALLBACK_PATHS.failure}`,
+    webhookUrl: `${prefix}${GATEWAY_CALLBACK_PATHS.webhook}`,
+  };
+}
+
+/**
+ * The customer's return from the checkout (GET, or POST from some pages) and the gateway's webhook
+ * (GET with a query string in practice; POST with a form or JSON body also accepted). Each is one
+ * call of applyGatewayCallback, which trusts nothing in the request but the order id.
+ */
+export function registerGatewayRoutes(app: FastifyInstance, ctx: CallbackContext): void {
+  const browserReturn = (source: CallbackSource) => async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      const result = await applyGatewayCallback(ctx, { source, params: paramsOf(request) });
+      const kind = pageKind(result);
+      // An order id we do not know gets no page of its own: a plain "not found".
+      const status = kind === "unconfirmed" && result.enrollmentId === undefined ? 404 : 200;
+      return reply
+        .code(status)
+        .headers(RESULT_PAGE_HEADERS)
+        .send(resultPage(kind, result.language ?? "en"));
+    } catch (error) {
+      const unavailable = error instanceof PaymentVerificationUnavailableError;
+      if (!unavailable) request.log.error({ err: error, source }, "gateway return could not be applied");
+      return reply
+        .code(unavailable ? 503 : 500)
+        .headers(RESULT_PAGE_HEADERS)
+        .send(resultPage("unavailable", "en"));
+    }
+  };
+
+  const webhook = async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      const result = await applyGatewayCallback(ctx, { source: "webhook", params: paramsOf(request) });
+      // 200 even when ignored: a forged or early call must not make the gateway retry forever.
+      return reply.type("text/plain").send(result.outcome === "ignored" ? "ignored" : "ok");
+    } catch (error) {
+      if (!(error instanceof PaymentVerificationUnavailableError)) throw error;
+      return reply.code(503).type("text/plain").send("unavailable");
+    }
+  };
+
+  const methods: HTTPMethods[] = ["GET", "POST"];
+  app.route({
+    method: methods,
+    url: GATEWAY_CALLBACK_PATHS.success,
+    handler: browserReturn("success_return"),
+  });
+  app.route({
+    method: methods,
+    url: GATEWAY_CALLBACK_PATHS.failure,
+    handler: browserReturn("failure_return"),
+  });
+  app.route({ method: methods, url: GATEWAY_CALLBACK_PATHS.webhook, handler: webhook });
+}
+
+function paramsOf(request: FastifyRequest): Record<string, string> {
+  return requestParams(request.query, request.body);
+}
+
+/** What the customer is told: the enrollment's state in our records, whichever URL they came back on. */
+function pageKind(result: GatewayCallbackResult): ResultPageKind {
+  if (result.status === "completed") return "success";
+  if (result.status === "failed") return "failure";
+  return "unconfirmed";
+}

@@ -1,0 +1,89 @@
+/**
+ * The page a customer's browser lands on when the gateway sends it back to us. It says only what
+ * our records say after the gateway confirmed the payment, never what the URL claims, and holds no
+ * dynamic text at all, so nothing from the request can be injected into it.
+ */
+export type ResultPageKind = "success" | "failure" | "unconfirmed" | "unavailable";
+export type PageLanguage = "en" | "ar";
+
+interface PageText {
+  title: string;
+  body: string;
+}
+
+const TEXT: Record<PageLanguage, Record<ResultPageKind, PageText>> = {
+  en: {
+    success: {
+      title: "Your card is saved",
+      body: "Your card was confirmed and your subscription is set up. You can close this page.",
+    },
+    failure: {
+      title: "Your card could not be confirmed",
+      body: "Nothing was saved. You can try again with a new payment link.",
+    },
+    unconfirmed: {
+      title: "We could not confirm this payment",
+      body: "If you have just paid, wait a moment and reload this page.",
+    },
+    unavailable: {
+      title: "We could not confirm this payment yet",
+      body: "Please reload this page in a minute.",
+    },
+  },
+  ar: {
+    success: {
+      title: "تم حفظ بطاقتك",
+      body: "تم تأكيد بطاقتك وإعداد اشتراكك. يمكنك إغلاق هذه الصفحة.",
+    },
+    failure: {
+      title: "تعذّر تأكيد بطاقتك",
+      body: "لم يُحفظ أي شيء. يمكنك المحاولة مرة أخرى عبر رابط دفع جديد.",
+    },
+    unconfirmed: {
+      title: "تعذّر علينا تأكيد هذه العملية",
+      body: "إذا كنت قد دفعت للتو، يُرجى الانتظار قليلاً ثم إعادة تحميل هذه الصفحة.",
+    },
+    unavailable: {
+      title: "لم نتمكن من تأكيد هذه العملية بعد",
+      body: "يُرجى إعادة تحميل هذه الصفحة بعد دقيقة.",
+    },
+  },
+};
+
+export function resultPage(kind: ResultPageKind, language: PageLanguage): string {
+  const { title, body } = TEXT[language][kind];
+  const dir = language === "ar" ? "rtl" : "ltr";
+  return `<!doctype html>
+<html lang="${language}" dir="${dir}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 0; padding: 3rem 1.5rem; color: #1f2328; background: #f6f8fa; }
+main { max-width: 32rem; margin: 0 auto; padding: 2rem; background: #fff; border-radius: 8px; }
+h1 { font-size: 1.5rem; margin: 0 0 1rem; }
+p { font-size: 1.1rem; line-height: 1.6; margin: 0; }
+</style>
+</head>
+<body>
+<main class="${kind}">
+<h1>${title}</h1>
+<p>${body}</p>
+</main>
+</body>
+</html>
+`;
+}
+
+/**
+ * The URL of a result page carries the card token, so the page must not be cached, must not send
+ * its URL on as a referrer, and may load nothing.
+ */
+export const RESULT_PAGE_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  "referrer-policy": "no-referrer",
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+} as const;

@@ -1,0 +1,74 @@
+import formbody from "@fastify/formbody";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { EngineContext } from "../app/index.js";
+import type { Logger } from "../logger/index.js";
+import { registerGatewayRoutes } from "./gateway-routes.js";
+import { registerHealthRoutes } from "./health-routes.js";
+import { PathOnlyLogController, pathOf } from "./log-controller.js";
+
+export interface BuildServerOptions {
+  /** Defaults to the context's logger. */
+  logger?: Logger;
+}
+
+/**
+ * The engine's HTTP server, not listening yet. Each area registers its routes from its own module
+ * (registerXRoutes(app, ctx)); add new ones here.
+ * Requests are logged by path only (PathOnlyLogController): callback URLs carry card tokens.
+ */
+export function buildServer(
+  ctx: EngineContext,
+  { logger = ctx.logger }: BuildServerOptions = {},
+): FastifyInstance {
+  // Typed as Fastify's base logger so the instance is the plain FastifyInstance route modules take.
+  const loggerInstance: FastifyBaseLogger = logger;
+  const app = Fastify({ loggerInstance, logController: new PathOnlyLogController() });
+  app.register(formbody);
+
+  // Errors are answered without their message for 5xx: it may name internals.
+  app.setErrorHandler(async (error, request, reply) => {
+    const status =
+      typeof error === "object" &&
+      error !== null &&
+      "statusCode" in error &&
+      typeof error.statusCode === "number"
+        ? error.statusCode
+        : 500;
+    if (status >= 500) {
+      request.log.error({ err: error, method: request.method, path: pathOf(request.url) }, "request failed");
+      return reply.code(500).send({ error: "internal error" });
+    }
+    return reply.code(status).send({ error: error instanceof Error ? error.message : "bad request" });
+  });
+
+  registerHealthRoutes(app, ctx);
+  registerGatewayRoutes(app, ctx);
+  return app;
+}
+
+export interface StartServerOptions extends BuildServerOptions {
+  /** Default: the PORT setting; 0 picks a free port. */
+  port?: number;
+  /** Default: the HOST setting. */
+  host?: string;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  /** Where the server listens, e.g. http://127.0.0.1:3000 (wildcard hosts shown as loopback). */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  ctx: EngineContext,
+  options: StartServerOptions = {},
+): Promise<RunningServer> {
+  const app = buildServer(ctx, options);
+  const host = options.host ?? ctx.config.HOST;
+  await app.listen({ port: options.port ?? ctx.config.PORT, host });
+  const address = app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : options.port;
+  const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  return { app, url: `http://${shown}:${port}`, close: () => app.close() };
+}

@@ -1,0 +1,54 @@
+import type { EngineContext } from "../app/index.js";
+import { parsePlanInput } from "../billing/index.js";
+import { plans } from "../db/schema/index.js";
+import { recordEvent } from "../events/index.js";
+import { type StoredPlan, toStoredPlan } from "./plan-record.js";
+
+export interface CreatePlanOptions {
+  /** Who asks, as in events ("api:<key id>", "cli", …); default "system". */
+  actor?: string;
+}
+
+/**
+ * Stores a new plan from a create-plan body (snake_case, as the API receives it). Throws
+ * PlanInputError naming every bad field; nothing is written then.
+ */
+export async function createPlan(
+  ctx: Pick<EngineContext, "db" | "clock">,
+  input: unknown,
+  { actor = "system" }: CreatePlanOptions = {},
+): Promise<StoredPlan> {
+  const plan = parsePlanInput(input);
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(plans)
+      .values({
+        name: plan.name,
+        amountMinor: plan.amount.minor,
+        currency: plan.amount.currency,
+        intervalUnit: plan.intervalUnit,
+        intervalCount: plan.intervalCount,
+        trialDays: plan.trialDays,
+        productId: plan.productId ?? null,
+        billingMode: plan.billingMode,
+      })
+      .returning();
+    if (!row) throw new Error("plan was not stored");
+    await recordEvent(tx, {
+      type: "plan.created",
+      actor,
+      occurredAt: ctx.clock.now(),
+      data: {
+        plan_id: row.id,
+        name: row.name,
+        amount_minor: row.amountMinor,
+        currency: row.currency,
+        interval: row.intervalUnit,
+        interval_count: row.intervalCount,
+        trial_days: row.trialDays,
+        billing_mode: row.billingMode,
+      },
+    });
+    return toStoredPlan(row);
+  });
+}

@@ -1,0 +1,6 @@
+/** The plan catalogue: what is sold, at what price and interval. */
+export { PlanInputError } from "../billing/index.js";
+export { type CreatePlanOptions, createPlan } from "./create-plan.js";
+export { getPlan } from "./get-plan.js";
+export { type ListPlansOptions, listPlans, listPlansOptions, type PlanPage } from "./list-plans.js";
+export { type StoredPlan, toStoredPlan } from "./plan-record.js";

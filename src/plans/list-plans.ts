@@ -1,0 +1,50 @@
+import { and, asc, isNull, type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { EngineContext } from "../app/index.js";
+import { plans } from "../db/schema/index.js";
+import { type StoredPlan, toStoredPlan } from "./plan-record.js";
+
+export const listPlansOptions = z.strictObject({
+  /** Archived plans are left out unless asked for: they take no new subscriptions. */
+  includeArchived: z.boolean().default(false),
+  limit: z.number().int().min(1).max(500).default(100),
+  /** The id of the last plan of the previous page. */
+  after: z.uuid().optional(),
+});
+
+export type ListPlansOptions = z.input<typeof listPlansOptions>;
+
+export interface PlanPage {
+  plans: StoredPlan[];
+  /** Pass as `after` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/**
+ * Plans oldest first, a page at a time. The cursor is keyset on (created_at, id), so a plan added
+ * while paging neither shifts nor repeats rows. Bad options throw a ZodError naming the field.
+ */
+export async function listPlans(
+  ctx: Pick<EngineContext, "db">,
+  options: ListPlansOptions = {},
+): Promise<PlanPage> {
+  const { includeArchived, limit, after } = listPlansOptions.parse(options);
+  const conditions: SQL[] = [];
+  if (!includeArchived) conditions.push(isNull(plans.archivedAt));
+  if (after) {
+    conditions.push(
+      sql`(${plans.createdAt}, ${plans.id}) > (select p.created_at, p.id from ${plans} p where p.id = ${after})`,
+    );
+  }
+  const rows = await ctx.db
+    .select()
+    .from(plans)
+    .where(and(...conditions))
+    .orderBy(asc(plans.createdAt), asc(plans.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return {
+    plans: page.map(toStoredPlan),
+    nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
+  };
+}

@@ -1,0 +1,24 @@
+import type { Plan } from "../billing/index.js";
+import type { plans } from "../db/schema/index.js";
+
+/** A stored plan: the domain plan plus its bookkeeping columns. */
+export interface StoredPlan extends Plan {
+  readonly createdAt: Date;
+  /** Set once the plan takes no new subscriptions; existing ones keep billing on it. */
+  readonly archivedAt: Date | null;
+}
+
+export function toStoredPlan(row: typeof plans.$inferSelect): StoredPlan {
+  return {
+    id: row.id,
+    name: row.name,
+    amount: { minor: row.amountMinor, currency: row.currency },
+    intervalUnit: row.intervalUnit,
+    intervalCount: row.intervalCount,
+    trialDays: row.trialDays,
+    productId: row.productId,
+    billingMode: row.billingMode,
+    createdAt: row.createdAt,
+    archivedAt: row.archivedAt,
+  };
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { gatewayCallbackUrls, resultPage } from "../../../src/http/index.js";
+
+describe("gatewayCallbackUrls", () => {
+  it("gives the three URLs to configure in the merchant account", () => {
+    expect(gatewayCallbackUrls("https://billing.example.com")).toEqual({
+      successUrl: "https://billing.example.com/gateway/return/success",
+      failureUrl: "https://billing.example.com/gateway/return/failure",
+      webhookUrl: "https://billing.example.com/gateway/webhook",
+    });
+  });
+
+  it("keeps a path prefix and drops trailing slashes", () => {
+    expect(gatewayCallbackUrls("https://example.com/billing/").successUrl).toBe(
+      "https://example.com/billing/gateway/return/success",
+    );
+  });
+
+  it.each(["ftp://example.com", "https://example.com/?a=1", "not a url"])("refuses %s", (url) => {
+    expect(() => gatewayCallbackUrls(url)).toThrow();
+  });
+});
+
+describe("resultPage", () => {
+  it("is right to left in Arabic", () => {
+    const page = resultPage("success", "ar");
+    expect(page).toContain('<html lang="ar" dir="rtl">');
+    expect(page).toContain("تم حفظ بطاقتك");
+  });
+
+  it("is left to right in English", () => {
+    expect(resultPage("failure", "en")).toContain('<html lang="en" dir="ltr">');
+  });
+});
