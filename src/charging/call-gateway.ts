@@ -1,0 +1,35 @@
+import type { EngineContext } from "../app/index.js";
+import type { Money } from "../money/index.js";
+import { type GatewayReport, reportFromError, reportFromReply } from "./gateway-report.js";
+
+/**
+ * Sends one GetnewPayment for an attempt that is already recorded and committed, and says what the
+ * gateway answered. No database access and never a throw: the caller records the report.
+ *
+ * Every call carries the attempt's orderId, recurring tokens included, because it is the only handle
+ * CheckStatus (and a later Refund) has on the payment: without it an unknown outcome could never be
+ * reconciled. The gateway client sends orderId and amount together, so the charge's amount goes
+ * too; for a recurring token that is the amount the token was enrolled for (a plan's price never
+ * changes), which the gateway accepts and would refuse (-10) if it differed.
+ */
+export interface GatewayCharge {
+  readonly cardToken: string;
+  readonly orderId: string;
+  readonly amount: Money;
+}
+
+export async function callGateway(
+  ctx: Pick<EngineContext, "gateway">,
+  charge: GatewayCharge,
+): Promise<GatewayReport> {
+  try {
+    const reply = await ctx.gateway.legacy.getNewPayment({
+      cardToken: charge.cardToken,
+      orderId: charge.orderId,
+      amount: charge.amount,
+    });
+    return reportFromReply(reply);
+  } catch (error) {
+    return reportFromError(error);
+  }
+}

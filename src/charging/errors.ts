@@ -1,0 +1,70 @@
+/** The job names a charge that does not exist: no retry can help. */
+export class ChargeNotFoundError extends Error {
+  override name = "ChargeNotFoundError";
+
+  constructor(readonly chargeId: string) {
+    super(`charge ${chargeId} does not exist`);
+  }
+}
+
+/**
+ * Thrown by processCharge when the charge cannot be finished now but a later run will finish it.
+ * The charge job lets it escape so BullMQ retries with exponential backoff and jitter; Postgres
+ * already holds whatever a retry needs (the attempt row, its orderId, its reconcile count).
+ */
+export class ChargeRetryLaterError extends Error {
+  override name = "ChargeRetryLaterError";
+
+  constructor(
+    readonly chargeId: string,
+    /** The attempt number of the charge job that carries on (job id `charge-<id>-<n>`). */
+    readonly jobAttempt: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The gateway may or may not have charged the card (timeout, 5xx, dropped reply, or a status check
+ * that did not answer yet). The attempt stays open (unknown); the retry asks CheckStatus about its
+ * orderId before anything else is sent.
+ */
+export class ChargeOutcomeUnknownError extends ChargeRetryLaterError {
+  override name = "ChargeOutcomeUnknownError";
+
+  constructor(
+    chargeId: string,
+    readonly attemptNumber: number,
+    readonly orderId: string,
+    readonly why: string,
+  ) {
+    super(
+      chargeId,
+      attemptNumber,
+      `outcome of ${orderId} is unknown (${why}); it will be reconciled before any retry`,
+    );
+  }
+}
+
+/** The charge's attempt was sent moments ago and its worker may still be waiting for the gateway. */
+export class AttemptInFlightError extends ChargeRetryLaterError {
+  override name = "AttemptInFlightError";
+
+  constructor(chargeId: string, attemptNumber: number, orderId: string) {
+    super(chargeId, attemptNumber, `${orderId} is still in flight in another worker; its outcome is awaited`);
+  }
+}
+
+/** The gateway refused the request before processing it (429, or no connection): nothing moved. */
+export class GatewayNotReachedError extends ChargeRetryLaterError {
+  override name = "GatewayNotReachedError";
+
+  constructor(chargeId: string, attemptNumber: number, description: string) {
+    super(
+      chargeId,
+      attemptNumber + 1,
+      `the gateway did not take attempt ${attemptNumber} (${description}); the charge is due again now`,
+    );
+  }
+}

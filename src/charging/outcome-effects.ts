@@ -1,0 +1,33 @@
+import type { EngineContext } from "../app/index.js";
+import { enqueueInvoice, enqueueTokenDeactivation } from "../queue/index.js";
+import type { OutcomeEffects } from "./apply-outcome.js";
+
+/**
+ * Hands the follow-up work of a committed outcome to its queues: the invoice of an uncollectible
+ * charge, the deactivation of a canceled subscription's card token. Job ids derive from the charge
+ * and the payment method, so a repeat is harmless.
+ *
+ * A failed enqueue (Redis down) is logged, not thrown: the outcome is committed and throwing would
+ * only make BullMQ rerun a finished charge. The scheduler tick finds uncollectible charges without
+ * an invoice again from Postgres.
+ */
+export async function runOutcomeEffects(
+  ctx: Pick<EngineContext, "queues" | "logger">,
+  effects: OutcomeEffects,
+): Promise<void> {
+  const { invoiceChargeId, deactivatePaymentMethodId } = effects;
+  if (invoiceChargeId) {
+    await enqueueInvoice(ctx.queues, { chargeId: invoiceChargeId }).catch((err: unknown) =>
+      ctx.logger.warn({ err, chargeId: invoiceChargeId }, "could not enqueue the invoice; the tick will"),
+    );
+  }
+  if (deactivatePaymentMethodId) {
+    await enqueueTokenDeactivation(ctx.queues, { paymentMethodId: deactivatePaymentMethodId }).catch(
+      (err: unknown) =>
+        ctx.logger.error(
+          { err, paymentMethodId: deactivatePaymentMethodId },
+          "could not enqueue the token deactivation",
+        ),
+    );
+  }
+}

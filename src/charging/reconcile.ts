@@ -1,0 +1,92 @@
+import type { EngineContext } from "../app/index.js";
+import { AttemptInFlightError, ChargeOutcomeUnknownError } from "./errors.js";
+import type { OpenAttempt } from "./load-charge.js";
+import { markAttemptUnknown } from "./mark-attempt-unknown.js";
+import { decideReconcile, type StatusLookup } from "./reconcile-decision.js";
+import { recordOutcome } from "./record-outcome.js";
+import { releaseAttempt } from "./release-attempt.js";
+import { type ChargeResult, skipped } from "./result.js";
+
+/**
+ * Settles an open attempt (in_flight after a crash, or unknown after a timeout, 5xx or dropped
+ * reply) from CheckStatus on its orderId, following decideReconcile. Nothing is sent to
+ * GetnewPayment here: a new attempt is only allowed once this says `released`.
+ *
+ * An in_flight attempt younger than the quiet period may belong to a worker that is still waiting
+ * for the gateway; it is left alone (AttemptInFlightError: retried later).
+ */
+export type Reconciled =
+  | { readonly kind: "settled"; readonly result: ChargeResult }
+  | { readonly kind: "released" };
+
+const ACTOR = "reconciler";
+
+async function lookUp(
+  ctx: Pick<EngineContext, "gateway" | "logger">,
+  orderId: string,
+): Promise<StatusLookup> {
+  try {
+    return { kind: "lookup", result: await ctx.gateway.legacy.checkStatus({ orderId }) };
+  } catch (err) {
+    ctx.logger.warn({ err, orderId }, "CheckStatus failed while reconciling");
+    return { kind: "failed", description: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export async function reconcileAttempt(
+  ctx: EngineContext,
+  chargeId: string,
+  attempt: OpenAttempt,
+): Promise<Reconciled> {
+  if (attempt.status === "in_flight" && !attempt.quiet)
+    throw new AttemptInFlightError(chargeId, attempt.attemptNumber, attempt.orderId);
+  const decision = decideReconcile({
+    lookup: await lookUp(ctx, attempt.orderId),
+    quiet: attempt.quiet,
+    reconcileTries: attempt.reconcileTries,
+    maxTries: ctx.config.RECONCILE_MAX_TRIES,
+  });
+  ctx.logger.info({ chargeId, orderId: attempt.orderId, decision: decision.kind }, "reconciling attempt");
+
+  switch (decision.kind) {
+    case "settle":
+      return {
+        kind: "settled",
+        result: await recordOutcome(ctx, { chargeId, attempt, report: decision.report, actor: ACTOR }),
+      };
+    case "needs_review":
+      return {
+        kind: "settled",
+        result: await recordOutcome(ctx, {
+          chargeId,
+          attempt,
+          report: { kind: "unresolved", why: decision.why },
+          actor: ACTOR,
+        }),
+      };
+    case "not_charged": {
+      const released = await releaseAttempt(ctx, {
+        chargeId,
+        attemptId: attempt.id,
+        attemptNumber: attempt.attemptNumber,
+        code: "not_found",
+        description: "CheckStatus does not know the orderId: the payment was never taken",
+        actor: ACTOR,
+      });
+      return released
+        ? { kind: "released" }
+        : { kind: "settled", result: skipped(chargeId, "already_recorded") };
+    }
+    case "wait":
+      await markAttemptUnknown(ctx, {
+        chargeId,
+        attemptId: attempt.id,
+        attemptNumber: attempt.attemptNumber,
+        orderId: attempt.orderId,
+        why: decision.why,
+        countTry: decision.counted,
+        actor: ACTOR,
+      });
+      throw new ChargeOutcomeUnknownError(chargeId, attempt.attemptNumber, attempt.orderId, decision.why);
+  }
+}

@@ -1,0 +1,81 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { EngineContext } from "../app/index.js";
+import { assertChargeTransition } from "../billing/index.js";
+import { chargeAttempts, charges, paymentMethods } from "../db/schema/index.js";
+import { recordEvent } from "../events/index.js";
+
+/**
+ * Rule: an attempt known to have moved no money is closed as failed_permanently, and its charge
+ * goes back to waiting (retrying, due now) in the same transaction, so a charge never sits in
+ * processing without an open attempt and the next attempt is found again from Postgres whatever
+ * happens next. It does not count as a dunning attempt (only declines do).
+ *
+ * Used when CheckStatus does not know the orderId once the attempt is quiet, when the gateway
+ * refused the request before processing it (429, no connection), and when it answered -7 (the card
+ * token is unusable, which is then recorded on the payment method: the charge is settled by the
+ * unusable-card path on its next run, without calling the gateway again).
+ */
+export interface Release {
+  readonly chargeId: string;
+  readonly attemptId: string;
+  readonly attemptNumber: number;
+  readonly code: string;
+  readonly description: string;
+  readonly actor: string;
+  /** Set when the reason is the card token: the payment method is marked unusable with it. */
+  readonly unusablePaymentMethodId?: string;
+}
+
+/** Returns false when the attempt was no longer open (another worker settled it first). */
+export async function releaseAttempt(
+  ctx: Pick<EngineContext, "db" | "clock">,
+  release: Release,
+): Promise<boolean> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const [charge] = await tx
+      .select({ status: charges.status, subscriptionId: charges.subscriptionId })
+      .from(charges)
+      .where(eq(charges.id, release.chargeId))
+      .for("update");
+    if (charge?.status !== "processing") return false;
+    const [closed] = await tx
+      .update(chargeAttempts)
+      .set({
+        status: "failed_permanently",
+        declineCode: release.code,
+        declineDescription: release.description,
+        settledAt: now.toJSDate(),
+      })
+      .where(
+        and(
+          eq(chargeAttempts.id, release.attemptId),
+          inArray(chargeAttempts.status, ["in_flight", "unknown"]),
+        ),
+      )
+      .returning({ id: chargeAttempts.id });
+    if (!closed) return false;
+    assertChargeTransition(charge.status, "retrying");
+    await tx
+      .update(charges)
+      .set({ status: "retrying", nextAttemptAt: now.toJSDate() })
+      .where(eq(charges.id, release.chargeId));
+    if (release.unusablePaymentMethodId) {
+      await tx
+        .update(paymentMethods)
+        .set({ unusableAt: now.toJSDate(), unusableReason: `${release.code}: ${release.description}` })
+        .where(
+          and(eq(paymentMethods.id, release.unusablePaymentMethodId), isNull(paymentMethods.unusableAt)),
+        );
+    }
+    await recordEvent(tx, {
+      type: "charge.attempt_released",
+      actor: release.actor,
+      occurredAt: now,
+      subscriptionId: charge.subscriptionId,
+      chargeId: release.chargeId,
+      data: { attempt: release.attemptNumber, code: release.code, description: release.description },
+    });
+    return true;
+  });
+}

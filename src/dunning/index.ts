@@ -1,0 +1,12 @@
+/** Operators' tools over dunning: a run over due (or all) retrying charges, and "retry now". */
+export { type RetryNowResult, retryChargeNow } from "./retry-now.js";
+export {
+  type CollectedCharge,
+  type DunningChargeReport,
+  type DunningOutcome,
+  type DunningProgress,
+  type DunningRunOptions,
+  type DunningSummary,
+  runDunning,
+} from "./run.js";
+export type { DunningSelection, SelectedCharge } from "./select-charges.js";

@@ -1,0 +1,43 @@
+import { type EngineContext, refreshClock } from "../app/index.js";
+import {
+  ChargeOutcomeUnknownError,
+  type ChargeResult,
+  ChargeRetryLaterError,
+  ensureChargeJob,
+  processCharge,
+} from "../charging/index.js";
+
+/**
+ * Collects one charge now, outside the queue (an operator's "retry now", a dunning run). Forced: a
+ * retrying charge goes before its scheduled time, and an uncollectible one is collected again
+ * (e.g. on a card saved since). Everything else is processCharge's: an open attempt is reconciled
+ * first, a settled or reviewed charge is left alone, and a card is never charged twice.
+ *
+ * When the charge cannot finish now (outcome unknown, an attempt still in flight, the gateway not
+ * reached) the answer is `pending`, and the charge job is made sure to exist, delayed by the
+ * queue's backoff, so BullMQ carries on reconciling it.
+ */
+export type RetryNowResult =
+  | ChargeResult
+  | {
+      readonly kind: "pending";
+      readonly chargeId: string;
+      readonly unknownOutcome: boolean;
+      readonly why: string;
+    };
+
+export async function retryChargeNow(ctx: EngineContext, chargeId: string): Promise<RetryNowResult> {
+  try {
+    await refreshClock(ctx.clock);
+    return await processCharge(ctx, chargeId, { force: true });
+  } catch (error) {
+    if (!(error instanceof ChargeRetryLaterError)) throw error;
+    const unknownOutcome = error instanceof ChargeOutcomeUnknownError;
+    await ensureChargeJob(ctx.queues, chargeId, error.jobAttempt, {
+      delayMs: ctx.config.QUEUE_BACKOFF_MS,
+    }).catch((err: unknown) =>
+      ctx.logger.warn({ err, chargeId }, "could not enqueue the charge; the tick will"),
+    );
+    return { kind: "pending", chargeId, unknownOutcome, why: error.message };
+  }
+}

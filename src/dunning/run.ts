@@ -1,0 +1,102 @@
+import { type EngineContext, refreshClock } from "../app/index.js";
+import { type RetryNowResult, retryChargeNow } from "./retry-now.js";
+import { type DunningSelection, type SelectedCharge, selectDunningCharges } from "./select-charges.js";
+
+/**
+ * The operators' dunning run (CLI / API): collects now the retrying charges whose retry is due, or
+ * every retrying charge with `all`, optionally of one subscription or customer. `dryRun` only lists
+ * them; nothing is sent to the gateway. Otherwise each selected charge is collected now through
+ * processCharge (retryChargeNow: reconcile first, claim, charge, record), at most `concurrency` at a
+ * time, and the outcomes are summarised. The gateway rate limit of the charge queue does not apply
+ * here; `concurrency` bounds the load.
+ */
+export interface DunningRunOptions extends DunningSelection {
+  readonly dryRun?: boolean;
+  /** Charges collected at once; default CHARGE_CONCURRENCY. */
+  readonly concurrency?: number;
+  readonly onProgress?: (progress: DunningProgress) => void;
+}
+
+export interface DunningProgress {
+  readonly done: number;
+  readonly total: number;
+  readonly chargeId: string;
+  readonly outcome: DunningOutcome;
+}
+
+/** A ChargeResult kind, `pending` (outcome unknown or not reached: BullMQ carries on), or `error`. */
+export type DunningOutcome = RetryNowResult["kind"] | "error";
+
+export interface CollectedCharge extends SelectedCharge {
+  readonly outcome: DunningOutcome;
+  readonly result?: RetryNowResult;
+  readonly error?: string;
+}
+
+/** A selected charge, with its outcome unless the run was dry. */
+export type DunningChargeReport = SelectedCharge | CollectedCharge;
+
+export interface DunningSummary {
+  readonly dryRun: boolean;
+  /** Charges collected (0 on a dry run). */
+  readonly attempted: number;
+  readonly approved: number;
+  /** Declined, or ended because the card token cannot be used. */
+  readonly declined: number;
+  /** Still unknown or in flight: reconciliation continues on the charge queue. */
+  readonly unknown: number;
+  readonly charges: readonly DunningChargeReport[];
+}
+
+async function collect(ctx: EngineContext, charge: SelectedCharge): Promise<CollectedCharge> {
+  try {
+    const result = await retryChargeNow(ctx, charge.chargeId);
+    return { ...charge, outcome: result.kind, result };
+  } catch (err) {
+    ctx.logger.error({ err, chargeId: charge.chargeId }, "dunning run could not collect this charge");
+    return { ...charge, outcome: "error", error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export async function runDunning(
+  ctx: EngineContext,
+  options: DunningRunOptions = {},
+): Promise<DunningSummary> {
+  const now = await refreshClock(ctx.clock);
+  const selected = await selectDunningCharges(ctx.db, options, now);
+  if (options.dryRun) {
+    return { dryRun: true, attempted: 0, approved: 0, declined: 0, unknown: 0, charges: selected };
+  }
+  const concurrency = options.concurrency ?? ctx.config.CHARGE_CONCURRENCY;
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`concurrency must be a whole number from 1, got ${concurrency}`);
+  }
+
+  const reports: CollectedCharge[] = new Array(selected.length);
+  let next = 0;
+  let done = 0;
+  const lane = async () => {
+    for (let index = next++; index < selected.length; index = next++) {
+      const report = await collect(ctx, selected[index]!);
+      reports[index] = report;
+      done += 1;
+      options.onProgress?.({
+        done,
+        total: selected.length,
+        chargeId: report.chargeId,
+        outcome: report.outcome,
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, selected.length) }, lane));
+
+  const count = (...kinds: DunningOutcome[]) => reports.filter((r) => kinds.includes(r.outcome)).length;
+  return {
+    dryRun: false,
+    attempted: reports.length,
+    approved: count("paid"),
+    declined: count("declined", "token_unusable"),
+    unknown: count("pending"),
+    charges: reports,
+  };
+}

@@ -1,0 +1,75 @@
+import type { EngineContext } from "../app/index.js";
+import { defaultQuietPeriodMs } from "../charging/index.js";
+import { billDueSubscriptions } from "./bill-due-subscriptions.js";
+import { dispatchDueCharges } from "./dispatch-due-charges.js";
+import { dispatchInvoices } from "./dispatch-invoices.js";
+import { dispatchResumedCharges } from "./dispatch-resumed-charges.js";
+import { dispatchStuckCharges } from "./dispatch-stuck-charges.js";
+
+/**
+ * One pass of the billing scheduler. It only finds due work in Postgres and fans it out; the
+ * workers do the work. Every step is idempotent, so ticks may overlap, repeat, or run in several
+ * processes at once, and a tick after a Redis wipe or a restart rebuilds every lost job:
+ *
+ *   1. bill subscriptions whose next_billing_at has come (one charge per period; trials end into
+ *      their first charge; cancel_at_period_end cancels instead);
+ *   2. enqueue charges whose next attempt is due (including the ones just created);
+ *   3. enqueue charges whose collection resumes on a new card;
+ *   4. re-enqueue charges stuck in processing with an old open attempt (crashed worker), to be
+ *      reconciled;
+ *   5. enqueue the invoice of uncollectible charges that have none.
+ *
+ * "Now" is read once from the billing clock, so the whole pass agrees on it (a caller with a shared
+ * clock refreshes it first: startTickWorker does).
+ */
+export interface TickOptions {
+  /** Rows per transaction; default BILLING_BATCH_SIZE. */
+  readonly batchSize?: number;
+  /** Periods billed per subscription and tick when it fell behind; default 12. */
+  readonly maxPeriodsPerSubscription?: number;
+  /** Age of an open attempt that marks its worker as gone; default the quiet period (quiet-period.ts). */
+  readonly stuckAfterMs?: number;
+}
+
+export interface TickResult {
+  /** Charges created for periods that began. */
+  chargesCreated: number;
+  /** Jobs added for charges due for an attempt, or whose collection resumes on a new card. */
+  chargesEnqueued: number;
+  /** Jobs added again for charges stuck in processing, to be reconciled. */
+  reenqueued: number;
+  invoicesEnqueued: number;
+  /** Subscriptions canceled at the end of their period. */
+  subscriptionsCanceled: number;
+}
+
+export const DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION = 12;
+
+export async function runBillingTick(
+  ctx: Pick<EngineContext, "db" | "clock" | "queues" | "logger" | "config">,
+  options: TickOptions = {},
+): Promise<TickResult> {
+  const now = ctx.clock.now();
+  const batchSize = options.batchSize ?? ctx.config.BILLING_BATCH_SIZE;
+  const billing = await billDueSubscriptions(ctx, {
+    now,
+    batchSize,
+    maxPeriodsPerSubscription: options.maxPeriodsPerSubscription ?? DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION,
+  });
+  const due = await dispatchDueCharges(ctx, { now, batchSize });
+  const resumed = await dispatchResumedCharges(ctx, { now, batchSize });
+  const reenqueued = await dispatchStuckCharges(ctx, {
+    batchSize,
+    stuckAfterMs: options.stuckAfterMs ?? defaultQuietPeriodMs(ctx.config),
+  });
+  const invoicesEnqueued = await dispatchInvoices(ctx, { batchSize });
+  const result: TickResult = {
+    chargesCreated: billing.chargesCreated,
+    chargesEnqueued: due + resumed,
+    reenqueued,
+    invoicesEnqueued,
+    subscriptionsCanceled: billing.subscriptionsCanceled,
+  };
+  ctx.logger.debug({ component: "scheduler", now: now.toISO(), ...result }, "billing tick");
+  return result;
+}

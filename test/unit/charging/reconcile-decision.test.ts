@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { decideReconcile, type ReconcileInput, type StatusLookup } from "../../../src/charging/index.js";
+import type { PaymentRecord, PaymentState } from "../../../src/gateway/index.js";
+
+function payment(state: PaymentState, description = "Approved"): PaymentRecord {
+  return {
+    transactionId: "100200300400",
+    amount: { minor: 10_000, currency: "QAR" },
+    paymentDate: "2026-01-15T09:00:00Z",
+    state,
+    authCode: state === "SUCCESS" ? "123456" : "",
+    mode: "test",
+    cardToken: "tok",
+    description,
+  };
+}
+
+const found = (state: PaymentState, description?: string): StatusLookup => ({
+  kind: "lookup",
+  result: { found: true, payment: payment(state, description) },
+});
+const notFound: StatusLookup = { kind: "lookup", result: { found: false } };
+const failed: StatusLookup = { kind: "failed", description: "HTTP 503" };
+
+const decide = (overrides: Partial<ReconcileInput>) =>
+  decideReconcile({ lookup: notFound, quiet: true, reconcileTries: 0, maxTries: 5, ...overrides });
+
+describe("reconciling an attempt whose outcome is unknown", () => {
+  it("settles as approved when the gateway has the payment, quiet or not", () => {
+    for (const quiet of [true, false]) {
+      expect(decide({ lookup: found("SUCCESS"), quiet })).toEqual({
+        kind: "settle",
+        report: { kind: "approved", transactionId: "100200300400", authCode: "123456" },
+      });
+    }
+  });
+
+  it("settles as declined when the gateway has it failed", () => {
+    expect(decide({ lookup: found("FAILURE", "Insufficient funds") })).toEqual({
+      kind: "settle",
+      report: { kind: "declined", description: "Insufficient funds", transactionId: "100200300400" },
+    });
+  });
+
+  it("finds it not charged when the gateway does not know the orderId once the attempt is quiet", () => {
+    expect(decide({ lookup: notFound, quiet: true })).toEqual({ kind: "not_charged" });
+  });
+
+  it("waits without counting when not found too soon: the call may still be on its way", () => {
+    expect(decide({ lookup: notFound, quiet: false, reconcileTries: 4 })).toMatchObject({
+      kind: "wait",
+      counted: false,
+    });
+  });
+
+  it.each([
+    ["PENDING", found("PENDING")],
+    ["CheckStatus failing", failed],
+  ])("waits and counts on %s, then asks an operator at the limit", (_name, lookup) => {
+    expect(decide({ lookup, reconcileTries: 0, maxTries: 3 })).toMatchObject({ kind: "wait", counted: true });
+    expect(decide({ lookup, reconcileTries: 1, maxTries: 3 })).toMatchObject({ kind: "wait", counted: true });
+    expect(decide({ lookup, reconcileTries: 2, maxTries: 3 })).toMatchObject({ kind: "needs_review" });
+    expect(decide({ lookup, reconcileTries: 0, maxTries: 1 })).toMatchObject({ kind: "needs_review" });
+  });
+
+  it("refuses nonsense counts", () => {
+    expect(() => decide({ maxTries: 0 })).toThrow(RangeError);
+    expect(() => decide({ reconcileTries: -1 })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,5 @@
+/** Every worker role in one process (`npx tsx workers/all.ts`): scheduler, charges, invoices, tokens. */
+import { charges, invoices, scheduler, tokens } from "./roles.js";
+import { runWorkers } from "./run.js";
+
+await runWorkers("all-workers", [scheduler, charges, invoices, tokens]);

@@ -1,0 +1,5 @@
+/** Worker process: collects charges (GetnewPayment), CHARGE_CONCURRENCY at a time within CHARGE_RATE_PER_SECOND. Run one or many (`npx tsx workers/charge-worker.ts`). */
+import { charges } from "./roles.js";
+import { runWorkers } from "./run.js";
+
+await runWorkers("charge-worker", [charges]);

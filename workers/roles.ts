@@ -1,0 +1,38 @@
+import { type EngineContext, refreshClock } from "../src/app/index.js";
+import { startTokenDeactivationWorker } from "../src/cancellation/index.js";
+import { startChargeWorker } from "../src/charging/index.js";
+import { startInvoiceWorker } from "../src/invoicing/index.js";
+import { QUEUE_NAMES } from "../src/queue/index.js";
+import { registerBillingTick, runBillingTick } from "../src/scheduler/index.js";
+import type { Role } from "./run.js";
+
+/**
+ * What each worker process runs, in one place so the single-process entry (all.ts) and the
+ * per-role entries start exactly the same things.
+ */
+
+/**
+ * Registers the repeating billing tick (one scheduler per id, whoever registers it) and runs the
+ * ticks one at a time, each on the shared billing clock as the database holds it at its start.
+ */
+export const scheduler: Role = async (ctx: EngineContext) => {
+  await registerBillingTick(ctx, { everySeconds: ctx.config.BILLING_TICK_SECONDS });
+  ctx.queues.worker(
+    QUEUE_NAMES.billingTick,
+    async () => {
+      await refreshClock(ctx.clock);
+      return runBillingTick(ctx, { batchSize: ctx.config.BILLING_BATCH_SIZE });
+    },
+    { concurrency: 1 },
+  );
+};
+
+export const charges: Role = (ctx) =>
+  startChargeWorker(ctx, {
+    concurrency: ctx.config.CHARGE_CONCURRENCY,
+    ratePerSecond: ctx.config.CHARGE_RATE_PER_SECOND,
+  });
+
+export const invoices: Role = (ctx) => startInvoiceWorker(ctx);
+
+export const tokens: Role = (ctx) => startTokenDeactivationWorker(ctx);

@@ -1,0 +1,42 @@
+import { createEngine, type Engine, type EngineContext } from "../src/app/index.js";
+import { ConfigError, loadConfig } from "../src/config/index.js";
+import { createLogger } from "../src/logger/index.js";
+import { gracefulShutdown } from "../src/queue/index.js";
+
+/**
+ * The boot and shutdown every worker process shares, so each entry point (workers/*.ts) only names
+ * the roles it runs. Rules:
+ * - settings come from the environment once (loadConfig); a bad one stops the process with exit
+ *   code 1 and one message naming every offending variable;
+ * - every role starts on one engine context (createEngine: migrated database, queues, gateway,
+ *   vault, shared billing clock); a role that fails to start stops the process;
+ * - SIGTERM/SIGINT closes the engine: its queue system stops taking jobs and waits for the ones in
+ *   hand, then the database closes. Past SHUTDOWN_TIMEOUT_MS the process exits 1 and BullMQ hands
+ *   the unfinished jobs to another worker when their locks lapse (every job is idempotent).
+ */
+
+/** Starts one kind of worker on the engine's queues; the queue system closes what it creates. */
+export type Role = (ctx: EngineContext) => unknown;
+
+export async function runWorkers(name: string, roles: readonly Role[]): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  const logger = createLogger({ level: config.LOG_LEVEL, name });
+  let engine: Engine | undefined;
+  try {
+    engine = await createEngine(config, { logger });
+    for (const role of roles) await role(engine.ctx);
+  } catch (err) {
+    logger.fatal({ err }, "could not start");
+    await engine?.close().catch((closeErr: unknown) => logger.error({ err: closeErr }, "close failed"));
+    process.exit(1);
+  }
+  gracefulShutdown([engine], { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+  logger.info({ roles: roles.length }, "worker process running");
+}
