@@ -1,5 +1,6 @@
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { registerMerchantApi } from "../api/index.js";
 import type { EngineContext } from "../app/index.js";
 import type { Logger } from "../logger/index.js";
 import { registerGatewayRoutes } from "./gateway-routes.js";
@@ -43,6 +44,7 @@ export function buildServer(
 
   registerHealthRoutes(app, ctx);
   registerGatewayRoutes(app, ctx);
+  registerMerchantApi(app, ctx);
   return app;
 }
 

@@ -1,0 +1,86 @@
+import { IllegalTransitionError, PlanInputError } from "../billing/index.js";
+import { SubscriptionNotFoundError } from "../cancellation/index.js";
+import { ChargeNotFoundError } from "../charging/index.js";
+import { CustomerInputError } from "../customers/index.js";
+import { SqlState, violates } from "../db/index.js";
+import { EnrollmentCheckoutError, EnrollmentError, type EnrollmentErrorCode } from "../enrollment/index.js";
+import { GatewayError, GatewayUnavailableError } from "../gateway/index.js";
+import { ApiProblem, illegalTransition, notFound, validationFailed } from "./problem.js";
+
+/**
+ * The errors of the engine's services, as problems. Kept in one table-like function so that a
+ * handler never translates errors itself and a new service error is mapped in one place.
+ */
+
+type Issues = readonly { readonly field: string; readonly message: string }[];
+
+const bodyIssues = (issues: Issues) =>
+  validationFailed(issues.map((issue) => ({ field: issue.field, location: "body", message: issue.message })));
+
+/** Enrollment refusals; a reference in the body to a missing customer or plan names its field. */
+function enrollmentProblem(error: EnrollmentError): ApiProblem {
+  const refusals: Record<Exclude<EnrollmentErrorCode, "checkout_failed">, () => ApiProblem> = {
+    invalid_input: () => new ApiProblem(400, "validation_failed", "Request is invalid", error.message),
+    customer_not_found: () => unknownReference("customer_id", error.message),
+    plan_not_found: () => unknownReference("plan_id", error.message),
+    plan_archived: () =>
+      new ApiProblem(
+        422,
+        "plan_archived",
+        "Plan is archived",
+        `${error.message}; it takes no new subscriptions`,
+      ),
+    subscription_not_found: () => new ApiProblem(404, "not_found", "Resource not found", error.message),
+    subscription_canceled: () =>
+      new ApiProblem(422, "subscription_canceled", "Subscription is canceled", error.message, {
+        status_now: "canceled",
+      }),
+  };
+  if (error instanceof EnrollmentCheckoutError) {
+    // The subscription exists; the client asks for a new checkout link rather than subscribing again.
+    return new ApiProblem(
+      502,
+      "checkout_failed",
+      "Checkout could not be opened",
+      `${error.message}; ask for a new card link for subscription ${error.subscriptionId}`,
+      {
+        subscription_id: error.subscriptionId,
+        enrollment_id: error.enrollmentId,
+        retryable: error.retryable,
+      },
+    );
+  }
+  if (error.code === "checkout_failed") {
+    return new ApiProblem(502, "checkout_failed", "Checkout could not be opened", error.message);
+  }
+  return refusals[error.code]();
+}
+
+function unknownReference(field: string, detail: string): ApiProblem {
+  return new ApiProblem(422, "unknown_reference", "Referenced resource not found", detail, {
+    errors: [{ field, location: "body", message: detail }],
+  });
+}
+
+export function domainProblem(error: unknown): ApiProblem | undefined {
+  if (error instanceof PlanInputError || error instanceof CustomerInputError) return bodyIssues(error.issues);
+  if (error instanceof IllegalTransitionError) {
+    return illegalTransition(error.subject, error.from, error.to, error.message);
+  }
+  if (error instanceof SubscriptionNotFoundError) return notFound("subscription", error.subscriptionId);
+  if (error instanceof ChargeNotFoundError) return notFound("charge", error.chargeId);
+  if (error instanceof EnrollmentError) return enrollmentProblem(error);
+  if (error instanceof GatewayError) {
+    return new ApiProblem(
+      error instanceof GatewayUnavailableError ? 503 : 502,
+      "gateway_error",
+      "Payment gateway error",
+      `the payment gateway did not complete ${error.operation}: ${error.description}`,
+      { outcome_unknown: error.outcomeUnknown },
+    );
+  }
+  if (violates(error, SqlState.uniqueViolation)) {
+    return new ApiProblem(409, "conflict", "Conflict", "the request conflicts with an existing resource");
+  }
+  return undefined;
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { type EngineContext, refreshClock } from "../app/index.js";
+import { authenticate } from "./auth.js";
+import { handleApiError, handleApiNotFound } from "./errors.js";
+import { claimOrReplay, fingerprintRequest, recordResponse } from "./idempotency.js";
+import { API_PREFIX, registerOpenApi } from "./openapi.js";
+import { chargeRoutes } from "./routes/charges.js";
+import { customerRoutes } from "./routes/customers.js";
+import { dunningRoutes } from "./routes/dunning.js";
+import { invoiceRoutes } from "./routes/invoices.js";
+import { planRoutes } from "./routes/plans.js";
+import { subscriptionActionRoutes } from "./routes/subscription-actions.js";
+import { subscriptionRoutes } from "./routes/subscriptions.js";
+import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
+
+/** Servers the API is mounted on, so that mounting twice is a no-op. */
+const mounted = new WeakSet<FastifyInstance>();
+
+/**
+ * Mounts the merchant API on a server: the /v1 routes, /openapi.json and /docs. Call it before
+ * the server is ready. Everything merchant-specific (zod validation, authentication,
+ * idempotency, problem+json errors) is set inside the /v1 scope, so the rest of the server (the
+ * gateway's callbacks, /healthz) keeps its own rules.
+ *
+ * Mounting twice on one server is a no-op, so a caller need not know whether buildServer already
+ * mounted it.
+ */
+export function registerMerchantApi(app: FastifyInstance, ctx: EngineContext): void {
+  if (mounted.has(app)) return;
+  mounted.add(app);
+  registerOpenApi(app, ctx.publicUrl);
+  app.register(
+    async (scope) => {
+      const api = scope.withTypeProvider<ZodTypeProvider>();
+      api.setValidatorCompiler(validatorCompiler);
+      api.setSerializerCompiler(serializerCompiler);
+      api.setErrorHandler(handleApiError);
+      api.setNotFoundHandler(handleApiNotFound);
+      api.addHook("onRequest", authenticate(ctx));
+      // One request reads the shared billing clock once, as a worker does before each job.
+      api.addHook("onRequest", async () => {
+        await refreshClock(ctx.clock);
+      });
+      api.addHook("preValidation", fingerprintRequest);
+      api.addHook("preHandler", claimOrReplay(ctx));
+      api.addHook("onSend", recordResponse(ctx));
+
+      planRoutes(api, ctx);
+      customerRoutes(api, ctx);
+      subscriptionRoutes(api, ctx);
+      subscriptionActionRoutes(api, ctx);
+      chargeRoutes(api, ctx);
+      invoiceRoutes(api, ctx);
+      dunningRoutes(api, ctx);
+      webhookEndpointRoutes(api, ctx);
+    },
+    { prefix: API_PREFIX },
+  );
+}

@@ -1,0 +1,106 @@
+import type { EngineContext } from "../../app/index.js";
+import { type ApiApp, actorOf } from "../context.js";
+import { idempotencyHeaders } from "../idempotency.js";
+import {
+  chargeListQuery,
+  chargePage,
+  chargeSchema,
+  presentCharge,
+  presentRefund,
+  refundSchema,
+} from "../schemas/charges.js";
+import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
+import { chargeRetrySchema, resultDetail } from "../schemas/dunning.js";
+import { findCharge, listCharges } from "../services/charges.js";
+import { refundCharge } from "../services/refund-charge.js";
+import { retryCharge } from "../services/retry-charge.js";
+
+export function chargeRoutes(app: ApiApp, ctx: EngineContext): void {
+  app.get(
+    "/charges",
+    {
+      schema: {
+        tags: ["charges"],
+        summary: "List charges, oldest first",
+        querystring: chargeListQuery,
+        response: { 200: chargePage, 400: problemReplies[400], 401: problemReplies[401] },
+      },
+    },
+    async (request) => {
+      const page = await listCharges(ctx.db, request.query);
+      return { data: page.data.map(presentCharge), has_more: page.has_more };
+    },
+  );
+
+  app.get(
+    "/charges/:id",
+    {
+      schema: {
+        tags: ["charges"],
+        summary: "Get a charge",
+        params: idParams,
+        response: { 200: chargeSchema, 401: problemReplies[401], 404: problemReplies[404] },
+      },
+    },
+    async (request) => presentCharge(await findCharge(ctx.db, request.params.id)),
+  );
+
+  app.post(
+    "/charges/:id/retry",
+    {
+      schema: {
+        tags: ["charges"],
+        summary: "Collect a retrying or uncollectible charge now",
+        description:
+          "200 with the outcome of the attempt; 202 when the gateway's answer is not known yet (the engine keeps reconciling the charge and never charges it twice).",
+        params: idParams,
+        headers: idempotencyHeaders,
+        body: emptyBody,
+        response: {
+          200: chargeRetrySchema,
+          202: chargeRetrySchema,
+          401: problemReplies[401],
+          404: problemReplies[404],
+          409: problemReplies[409],
+          422: problemReplies[422],
+        },
+      },
+    },
+    async (request, reply) => {
+      const { result, charge } = await retryCharge(ctx, request.params.id);
+      return reply.code(result.kind === "pending" ? 202 : 200).send({
+        outcome: result.kind,
+        detail: resultDetail(result),
+        checkout_url: result.kind === "token_unusable" ? result.checkoutUrl : null,
+        charge: presentCharge(charge),
+      });
+    },
+  );
+
+  app.post(
+    "/charges/:id/refund",
+    {
+      schema: {
+        tags: ["charges"],
+        summary: "Refund a paid charge in full",
+        description:
+          "200 when the gateway answered (completed or under_processing); 202 when its answer was lost (refund_status unknown).",
+        params: idParams,
+        headers: idempotencyHeaders,
+        body: emptyBody,
+        response: {
+          200: refundSchema,
+          202: refundSchema,
+          401: problemReplies[401],
+          404: problemReplies[404],
+          409: problemReplies[409],
+          422: problemReplies[422],
+        },
+      },
+    },
+    async (request, reply) => {
+      const refund = await refundCharge(ctx, { chargeId: request.params.id, actor: actorOf(request) });
+      return reply.code(refund.status === "unknown" ? 202 : 200).send(presentRefund(refund));
+    },
+  );
+}

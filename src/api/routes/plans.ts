@@ -1,0 +1,63 @@
+import type { EngineContext } from "../../app/index.js";
+import { planInputSchema } from "../../billing/index.js";
+import { createPlan, getPlan, listPlans } from "../../plans/index.js";
+import { type ApiApp, actorOf } from "../context.js";
+import { idempotencyHeaders } from "../idempotency.js";
+import { notFound } from "../problem.js";
+import { planListQuery, planPage, planSchema, presentPlan } from "../schemas/catalog.js";
+import { idParams, problemReplies } from "../schemas/common.js";
+
+export function planRoutes(app: ApiApp, ctx: EngineContext): void {
+  app.post(
+    "/plans",
+    {
+      schema: {
+        tags: ["plans"],
+        summary: "Create a plan",
+        headers: idempotencyHeaders,
+        // The input side of the billing schema: fields and defaults are checked here, while the
+        // amount's conversion to minor units stays in createPlan (PlanInputError, also a 400).
+        body: planInputSchema.in,
+        response: { 201: planSchema, 400: problemReplies[400], 401: problemReplies[401] },
+      },
+    },
+    async (request, reply) => {
+      const plan = await createPlan(ctx, request.body, { actor: actorOf(request) });
+      return reply.code(201).send(presentPlan(plan));
+    },
+  );
+
+  app.get(
+    "/plans",
+    {
+      schema: {
+        tags: ["plans"],
+        summary: "List plans, oldest first",
+        querystring: planListQuery,
+        response: { 200: planPage, 400: problemReplies[400], 401: problemReplies[401] },
+      },
+    },
+    async (request) => {
+      const { limit, starting_after, include_archived } = request.query;
+      const page = await listPlans(ctx, { limit, after: starting_after, includeArchived: include_archived });
+      return { data: page.plans.map(presentPlan), has_more: page.nextCursor !== null };
+    },
+  );
+
+  app.get(
+    "/plans/:id",
+    {
+      schema: {
+        tags: ["plans"],
+        summary: "Get a plan",
+        params: idParams,
+        response: { 200: planSchema, 401: problemReplies[401], 404: problemReplies[404] },
+      },
+    },
+    async (request) => {
+      const plan = await getPlan(ctx, request.params.id);
+      if (!plan) throw notFound("plan", request.params.id);
+      return presentPlan(plan);
+    },
+  );
+}

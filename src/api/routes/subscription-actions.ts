@@ -1,0 +1,149 @@
+import type { EngineContext } from "../../app/index.js";
+import { cancelSubscription, pauseSubscription, resumeSubscription } from "../../cancellation/index.js";
+import { enroll, startReEnrollment } from "../../enrollment/index.js";
+import { type ApiApp, actorOf } from "../context.js";
+import { idempotencyHeaders } from "../idempotency.js";
+import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
+import {
+  cancelBody,
+  checkoutLinkSchema,
+  createdSubscriptionSchema,
+  createSubscriptionBody,
+  presentSubscription,
+  subscriptionSchema,
+} from "../schemas/subscriptions.js";
+import { findSubscription } from "../services/subscriptions.js";
+
+/**
+ * Subscribing and the lifecycle actions. Each action answers with the subscription as it is
+ * afterwards, read back once the service has committed.
+ */
+export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void {
+  const actionReplies = {
+    200: subscriptionSchema,
+    401: problemReplies[401],
+    404: problemReplies[404],
+    409: problemReplies[409],
+    422: problemReplies[422],
+  };
+
+  app.post(
+    "/subscriptions",
+    {
+      schema: {
+        tags: ["subscriptions"],
+        summary: "Subscribe a customer to a plan",
+        description:
+          "Creates a pending_enrollment subscription and a hosted checkout where the customer saves a card; the subscription starts when the gateway confirms the payment.",
+        headers: idempotencyHeaders,
+        body: createSubscriptionBody,
+        response: {
+          201: createdSubscriptionSchema,
+          400: problemReplies[400],
+          401: problemReplies[401],
+          409: problemReplies[409],
+          422: problemReplies[422],
+        },
+      },
+    },
+    async (request, reply) => {
+      const { customer_id, plan_id } = request.body;
+      const result = await enroll(ctx, { customerId: customer_id, planId: plan_id, actor: actorOf(request) });
+      const subscription = await findSubscription(ctx.db, result.subscriptionId);
+      return reply.code(201).send({
+        ...presentSubscription(subscription),
+        enrollment_id: result.enrollmentId,
+        checkout_url: result.checkoutUrl,
+      });
+    },
+  );
+
+  app.post(
+    "/subscriptions/:id/cancel",
+    {
+      schema: {
+        tags: ["subscriptions"],
+        summary: "Cancel now, or at the end of the current period",
+        params: idParams,
+        headers: idempotencyHeaders,
+        body: cancelBody,
+        response: { ...actionReplies, 400: problemReplies[400] },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const { at_period_end = false, reason } = request.body ?? {};
+      await cancelSubscription(ctx, {
+        subscriptionId: id,
+        mode: at_period_end ? "at_period_end" : "immediately",
+        actor: actorOf(request),
+        reason,
+      });
+      return presentSubscription(await findSubscription(ctx.db, id));
+    },
+  );
+
+  app.post(
+    "/subscriptions/:id/pause",
+    {
+      schema: {
+        tags: ["subscriptions"],
+        summary: "Pause an active subscription: no period is charged until it resumes",
+        params: idParams,
+        headers: idempotencyHeaders,
+        body: emptyBody,
+        response: actionReplies,
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await pauseSubscription(ctx, { subscriptionId: id, actor: actorOf(request) });
+      return presentSubscription(await findSubscription(ctx.db, id));
+    },
+  );
+
+  app.post(
+    "/subscriptions/:id/resume",
+    {
+      schema: {
+        tags: ["subscriptions"],
+        summary: "Resume a paused subscription; billing restarts at the next period boundary",
+        params: idParams,
+        headers: idempotencyHeaders,
+        body: emptyBody,
+        response: actionReplies,
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await resumeSubscription(ctx, { subscriptionId: id, actor: actorOf(request) });
+      return presentSubscription(await findSubscription(ctx.db, id));
+    },
+  );
+
+  app.post(
+    "/subscriptions/:id/new-card-link",
+    {
+      schema: {
+        tags: ["subscriptions"],
+        summary: "A fresh hosted checkout where the customer saves a new card",
+        params: idParams,
+        headers: idempotencyHeaders,
+        body: emptyBody,
+        response: {
+          201: checkoutLinkSchema,
+          401: problemReplies[401],
+          404: problemReplies[404],
+          422: problemReplies[422],
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await startReEnrollment(ctx, {
+        subscriptionId: request.params.id,
+        actor: actorOf(request),
+      });
+      return reply.code(201).send({ enrollment_id: result.enrollmentId, checkout_url: result.checkoutUrl });
+    },
+  );
+}

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { INTERVAL_UNITS } from "../../billing/index.js";
+import { type Customer, customerInputSchema } from "../../customers/index.js";
+import { billingMode, language } from "../../db/schema/index.js";
+import type { StoredPlan } from "../../plans/index.js";
+import { iso, moneySchema, pageOf, pageQuery, presentMoney, timestamp } from "./common.js";
+
+/** Plans and customers: the catalogue the subscriptions are made of. */
+
+export const planSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    amount: moneySchema.describe("Price of one period"),
+    interval: z.enum(INTERVAL_UNITS),
+    interval_count: z.number().int(),
+    trial_days: z.number().int(),
+    product_id: z.string().nullable(),
+    billing_mode: z.enum(billingMode.enumValues),
+    created_at: timestamp,
+    archived_at: timestamp.nullable(),
+  })
+  .meta({ id: "Plan" });
+
+export function presentPlan(plan: StoredPlan): z.infer<typeof planSchema> {
+  return {
+    id: plan.id,
+    name: plan.name,
+    amount: presentMoney(plan.amount.minor, plan.amount.currency),
+    interval: plan.intervalUnit,
+    interval_count: plan.intervalCount,
+    trial_days: plan.trialDays,
+    product_id: plan.productId ?? null,
+    billing_mode: plan.billingMode,
+    created_at: iso(plan.createdAt),
+    archived_at: iso(plan.archivedAt),
+  };
+}
+
+export const planListQuery = pageQuery.extend({
+  include_archived: z.stringbool().default(false).describe("Also list archived plans"),
+});
+
+export const planPage = pageOf(planSchema);
+
+export const customerSchema = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    name: z.string().nullable(),
+    phone: z.string().nullable(),
+    language: z.enum(language.enumValues),
+    created_at: timestamp,
+  })
+  .meta({ id: "Customer" });
+
+export function presentCustomer(customer: Customer): z.infer<typeof customerSchema> {
+  return {
+    id: customer.id,
+    email: customer.email,
+    name: customer.name,
+    phone: customer.phone,
+    language: customer.language,
+    created_at: iso(customer.createdAt),
+  };
+}
+
+/**
+ * The customers service's own schema: its transforms (e-mail lower-cased, phone separators
+ * removed) give a body that the service parses again to the same value.
+ */
+export const createCustomerBody = customerInputSchema;
+
+export const customerPage = pageOf(customerSchema);

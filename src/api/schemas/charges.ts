@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { CHARGE_STATES } from "../../billing/index.js";
+import { invoiceStatus, refundStatus } from "../../db/schema/index.js";
+import type { ChargeRow, InvoiceView } from "../services/charges.js";
+import type { RefundRow } from "../services/refund-charge.js";
+import { iso, moneySchema, pageOf, pageQuery, presentMoney, timestamp } from "./common.js";
+
+export const chargeSchema = z
+  .object({
+    id: z.uuid(),
+    subscription_id: z.uuid(),
+    status: z.enum(CHARGE_STATES),
+    amount: moneySchema,
+    period_start: timestamp,
+    period_end: timestamp,
+    attempt_count: z.number().int(),
+    next_attempt_at: timestamp.nullable(),
+    last_decline_code: z.string().nullable(),
+    last_decline_description: z.string().nullable(),
+    paid_at: timestamp.nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: "Charge" });
+
+export function presentCharge(row: ChargeRow): z.infer<typeof chargeSchema> {
+  return {
+    id: row.id,
+    subscription_id: row.subscriptionId,
+    status: row.status,
+    amount: presentMoney(row.amountMinor, row.currency),
+    period_start: iso(row.periodStart),
+    period_end: iso(row.periodEnd),
+    attempt_count: row.attemptCount,
+    next_attempt_at: iso(row.nextAttemptAt),
+    last_decline_code: row.lastDeclineCode,
+    last_decline_description: row.lastDeclineDescription,
+    paid_at: iso(row.paidAt),
+    created_at: iso(row.createdAt),
+  };
+}
+
+export const chargeListQuery = pageQuery.extend({
+  subscription_id: z.uuid().optional(),
+  status: z.enum(CHARGE_STATES).optional(),
+});
+
+export const chargePage = pageOf(chargeSchema);
+
+export const refundSchema = z
+  .object({
+    id: z.uuid(),
+    charge_id: z.uuid(),
+    refund_status: z
+      .enum(refundStatus.enumValues)
+      .describe(
+        "completed: money returned; under_processing: accepted after settlement; unknown: the gateway's answer was lost, an operator checks",
+      ),
+    amount: moneySchema,
+    refunded_transaction_id: z.string(),
+    gateway_refund_transaction_id: z.string().nullable(),
+    description: z.string().nullable(),
+    created_at: timestamp,
+    settled_at: timestamp.nullable(),
+  })
+  .meta({ id: "Refund" });
+
+export function presentRefund(row: RefundRow): z.infer<typeof refundSchema> {
+  return {
+    id: row.id,
+    charge_id: row.chargeId,
+    refund_status: row.status,
+    amount: presentMoney(row.amountMinor, row.currency),
+    refunded_transaction_id: row.refundedTransactionId,
+    gateway_refund_transaction_id: row.gatewayRefundTransactionId,
+    description: row.description,
+    created_at: iso(row.createdAt),
+    settled_at: iso(row.settledAt),
+  };
+}
+
+export const invoiceSchema = z
+  .object({
+    id: z.uuid(),
+    charge_id: z.uuid(),
+    subscription_id: z.uuid(),
+    status: z.enum(invoiceStatus.enumValues),
+    number: z.string().nullable(),
+    link: z.string().nullable().describe("The gateway's page for the invoice"),
+    amount: moneySchema,
+    gateway_invoice_id: z.number().int().nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: "Invoice" });
+
+export function presentInvoice(row: InvoiceView): z.infer<typeof invoiceSchema> {
+  return {
+    id: row.id,
+    charge_id: row.chargeId,
+    subscription_id: row.subscriptionId,
+    status: row.status,
+    number: row.number,
+    link: row.link,
+    amount: presentMoney(row.amountMinor, row.currency),
+    gateway_invoice_id: row.gatewayInvoiceId,
+    created_at: iso(row.createdAt),
+  };
+}
+
+export const invoiceListQuery = pageQuery.extend({ subscription_id: z.uuid().optional() });
+
+export const invoicePage = pageOf(invoiceSchema);

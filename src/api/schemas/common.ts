@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { toDecimalString } from "../../money/index.js";
+import { PROBLEM_CONTENT_TYPE, problemSchema } from "../problem.js";
+
+/** Shapes shared by every resource: money, timestamps, ids, list pages and error replies. */
+
+export const moneySchema = z
+  .object({
+    amount: z.string().describe('Decimal string with the currency\'s decimals, e.g. "100.00"'),
+    amount_minor: z.number().int().describe("The same amount in minor units (fils for QAR)"),
+    currency: z.string().length(3).describe("ISO 4217 code"),
+  })
+  .meta({ id: "Money" });
+
+export type MoneyBody = z.infer<typeof moneySchema>;
+
+export function presentMoney(minor: number, currency: string): MoneyBody {
+  return { amount: toDecimalString(minor, currency), amount_minor: minor, currency };
+}
+
+export const timestamp = z.iso.datetime().describe("ISO 8601, UTC");
+
+export function iso(value: Date): string;
+export function iso(value: Date | null): string | null;
+export function iso(value: Date | null): string | null {
+  return value === null ? null : value.toISOString();
+}
+
+export const idParams = z.object({ id: z.uuid() });
+
+/**
+ * Body of an action that takes no input: nothing, or an empty object. Fastify hands a POST
+ * without a body to validation as null, hence nullish.
+ */
+export const emptyBody = z.strictObject({}).nullish();
+
+/** Cursor paging, oldest first: pass the id of the last item seen as starting_after for the next page. */
+const LIMIT_ERROR = { error: "limit must be a whole number from 1 to 100" };
+
+export const pageLimit = z.coerce
+  .number(LIMIT_ERROR)
+  .int(LIMIT_ERROR)
+  .min(1, LIMIT_ERROR)
+  .max(100, LIMIT_ERROR)
+  .default(50)
+  .describe("Page size, 1 to 100");
+
+export const pageQuery = z.object({
+  limit: pageLimit,
+  starting_after: z
+    .uuid({ error: "starting_after must be the id of an item" })
+    .optional()
+    .describe("Id of the last item of the previous page"),
+});
+
+export type PageQuery = z.infer<typeof pageQuery>;
+
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), has_more: z.boolean() });
+}
+
+const problemReply = (description: string) => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
+});
+
+/** Error replies every route may give, for the OpenAPI document. */
+export const problemReplies = {
+  400: problemReply("The request is invalid; errors names each offending field"),
+  401: problemReply("Missing, unknown or revoked API key"),
+  404: problemReply("No such resource"),
+  409: problemReply("Conflict, or an Idempotency-Key reused or still in progress"),
+  422: problemReply("Refused by the domain rules, such as an illegal state transition"),
+} as const;

@@ -1,0 +1,126 @@
+import { z } from "zod";
+import { SUBSCRIPTION_STATES } from "../../billing/index.js";
+import type { EventRow, SubscriptionRow } from "../services/subscriptions.js";
+import { iso, pageLimit, pageOf, pageQuery, timestamp } from "./common.js";
+
+export const subscriptionSchema = z
+  .object({
+    id: z.uuid(),
+    customer_id: z.uuid(),
+    plan_id: z.uuid(),
+    status: z.enum(SUBSCRIPTION_STATES),
+    timezone: z.string().describe("IANA zone in which period boundaries fall"),
+    current_period_start: timestamp.nullable(),
+    current_period_end: timestamp.nullable(),
+    next_billing_at: timestamp.nullable(),
+    trial_end: timestamp.nullable(),
+    cancel_at_period_end: z.boolean(),
+    canceled_at: timestamp.nullable(),
+    paused_at: timestamp.nullable(),
+    ended_reason: z.string().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: "Subscription" });
+
+export type SubscriptionBody = z.infer<typeof subscriptionSchema>;
+
+export function presentSubscription(row: SubscriptionRow): SubscriptionBody {
+  return {
+    id: row.id,
+    customer_id: row.customerId,
+    plan_id: row.planId,
+    status: row.status,
+    timezone: row.timezone,
+    current_period_start: iso(row.currentPeriodStart),
+    current_period_end: iso(row.currentPeriodEnd),
+    next_billing_at: iso(row.nextBillingAt),
+    trial_end: iso(row.trialEnd),
+    cancel_at_period_end: row.cancelAtPeriodEnd,
+    canceled_at: iso(row.canceledAt),
+    paused_at: iso(row.pausedAt),
+    ended_reason: row.endedReason,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+export const subscriptionListQuery = pageQuery.extend({
+  status: z.enum(SUBSCRIPTION_STATES).optional(),
+  customer_id: z.uuid().optional(),
+});
+
+export const subscriptionPage = pageOf(subscriptionSchema);
+
+export const createSubscriptionBody = z.strictObject({
+  customer_id: z.uuid({ error: "customer_id must be a customer id (uuid)" }),
+  plan_id: z.uuid({ error: "plan_id must be a plan id (uuid)" }),
+});
+
+export const createdSubscriptionSchema = subscriptionSchema
+  .extend({
+    enrollment_id: z.uuid(),
+    checkout_url: z.url().describe("Hosted checkout page where the customer saves a card"),
+  })
+  .meta({ id: "CreatedSubscription" });
+
+/** Nothing (cancel now), or the options; null is what Fastify makes of a POST without a body. */
+export const cancelBody = z
+  .strictObject({
+    at_period_end: z
+      .boolean({ error: "at_period_end must be true or false" })
+      .optional()
+      .describe("Keep the subscription until its current period ends instead of ending it now"),
+    reason: z
+      .string({ error: "reason must be a string" })
+      .trim()
+      .min(1, { error: "reason must not be empty" })
+      .max(500, { error: "reason must be at most 500 characters" })
+      .optional(),
+  })
+  .nullish();
+
+export const checkoutLinkSchema = z.object({
+  enrollment_id: z.uuid(),
+  checkout_url: z.url(),
+});
+
+export const eventSchema = z
+  .object({
+    id: z.number().int(),
+    type: z.string(),
+    actor: z.string(),
+    subscription_id: z.uuid().nullable(),
+    customer_id: z.uuid().nullable(),
+    charge_id: z.uuid().nullable(),
+    data: z.record(z.string(), z.unknown()),
+    occurred_at: timestamp.describe("Billing-clock time of the fact"),
+    recorded_at: timestamp,
+  })
+  .meta({ id: "Event" });
+
+export function presentEvent(row: EventRow): z.infer<typeof eventSchema> {
+  return {
+    id: row.id,
+    type: row.type,
+    actor: row.actor,
+    subscription_id: row.subscriptionId,
+    customer_id: row.customerId,
+    charge_id: row.chargeId,
+    data: row.data,
+    occurred_at: iso(row.occurredAt),
+    recorded_at: iso(row.recordedAt),
+  };
+}
+
+export const eventListQuery = z.object({
+  limit: pageLimit,
+  starting_after: z.coerce
+    .number({ error: "starting_after must be an event id" })
+    .int({ error: "starting_after must be an event id" })
+    .min(0, { error: "starting_after must be an event id" })
+    .optional()
+    .describe("Id of the last event already seen"),
+});
+
+export const eventPage = pageOf(eventSchema);

@@ -1,0 +1,198 @@
+import { and, eq, ne } from "drizzle-orm";
+import type { EngineContext } from "../../app/index.js";
+import { SqlState, violates } from "../../db/index.js";
+import { chargeAttempts, charges, refunds } from "../../db/schema/index.js";
+import { recordEvent } from "../../events/index.js";
+import {
+  GatewayError,
+  GatewayNotFoundError,
+  GatewayRejectedError,
+  type V1RefundResult,
+} from "../../gateway/index.js";
+import { ApiProblem, notFound } from "../problem.js";
+
+/**
+ * Returns the whole payment of a paid charge through the gateway's v1 refund. The refunds row is
+ * committed as `requested` BEFORE the call, so a crash mid-call leaves evidence to reconcile, and
+ * its partial unique index (one non-failed refund per charge) stops a second refund, even one
+ * racing this one. Then the answer is recorded with an event:
+ * - completed / under_processing: the gateway took it (under_processing: after settlement);
+ * - failed: the gateway refused or was not reached; a later refund may try again;
+ * - unknown: the call may have reached the gateway (timeout, dropped connection); the row blocks
+ *   another refund until an operator has checked the gateway's ledger.
+ */
+
+export type RefundRow = typeof refunds.$inferSelect;
+
+export interface RefundChargeInput {
+  chargeId: string;
+  /** As in events: "api:<key id>", "cli", … */
+  actor: string;
+}
+
+type RefundContext = Pick<EngineContext, "db" | "gateway" | "clock">;
+
+async function refundablePayment(db: RefundContext["db"], chargeId: string) {
+  const [charge] = await db.select().from(charges).where(eq(charges.id, chargeId));
+  if (!charge) throw notFound("charge", chargeId);
+  if (charge.status !== "paid" || charge.paidTransactionId === null) {
+    throw new ApiProblem(
+      422,
+      "charge_not_refundable",
+      "Charge cannot be refunded",
+      `charge ${chargeId} is ${charge.status}; only a paid charge can be refunded`,
+      { charge_status: charge.status },
+    );
+  }
+  const [attempt] = await db
+    .select()
+    .from(chargeAttempts)
+    .where(
+      and(
+        eq(chargeAttempts.chargeId, chargeId),
+        eq(chargeAttempts.status, "approved"),
+        eq(chargeAttempts.gatewayTransactionId, charge.paidTransactionId),
+      ),
+    );
+  if (!attempt) {
+    throw new ApiProblem(
+      422,
+      "charge_not_refundable",
+      "Charge cannot be refunded",
+      `charge ${chargeId} has no approved gateway payment to refund`,
+      { charge_status: charge.status },
+    );
+  }
+  return { charge, attempt, transactionId: charge.paidTransactionId };
+}
+
+async function liveRefundConflict(db: RefundContext["db"], chargeId: string): Promise<ApiProblem> {
+  const [live] = await db
+    .select({ id: refunds.id, status: refunds.status })
+    .from(refunds)
+    .where(and(eq(refunds.chargeId, chargeId), ne(refunds.status, "failed")));
+  return new ApiProblem(
+    409,
+    "refund_exists",
+    "Charge already refunded",
+    `charge ${chargeId} already has a refund (${live?.status ?? "in progress"}); the gateway refunds a payment once`,
+    { refund_id: live?.id ?? null, refund_status: live?.status ?? null },
+  );
+}
+
+export async function refundCharge(ctx: RefundContext, input: RefundChargeInput): Promise<RefundRow> {
+  const { db, clock } = ctx;
+  const { charge, attempt, transactionId } = await refundablePayment(db, input.chargeId);
+  const subject = { subscriptionId: charge.subscriptionId, chargeId: charge.id };
+  const money = { amount_minor: charge.amountMinor, currency: charge.currency };
+
+  let requested: RefundRow;
+  try {
+    requested = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(refunds)
+        .values({
+          chargeId: charge.id,
+          chargeAttemptId: attempt.id,
+          refundedTransactionId: transactionId,
+          amountMinor: charge.amountMinor,
+          currency: charge.currency,
+          channel: "v1",
+          requestedBy: input.actor,
+        })
+        .returning();
+      if (!row) throw new Error("refund was not recorded");
+      await recordEvent(tx, {
+        type: "charge.refund_requested",
+        actor: input.actor,
+        occurredAt: clock.now(),
+        ...subject,
+        data: { refund_id: row.id, refunded_transaction_id: transactionId, ...money },
+      });
+      return row;
+    });
+  } catch (error) {
+    if (violates(error, SqlState.uniqueViolation, "refunds_one_live_per_charge")) {
+      throw await liveRefundConflict(db, charge.id);
+    }
+    throw error;
+  }
+
+  let answer: V1RefundResult;
+  try {
+    answer = await ctx.gateway.v1.refund({ transactionId, orderId: attempt.orderId });
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    const settled = await settle(ctx, requested, input.actor, charge.subscriptionId, {
+      status: error.outcomeUnknown ? "unknown" : "failed",
+      description: error.description,
+    });
+    if (error.outcomeUnknown) return settled;
+    const refused = error instanceof GatewayRejectedError || error instanceof GatewayNotFoundError;
+    throw new ApiProblem(
+      refused ? 422 : 502,
+      refused ? "refund_refused" : "gateway_error",
+      refused ? "Refund refused by the gateway" : "Payment gateway error",
+      `the refund of charge ${charge.id} failed: ${error.description}`,
+      { refund_id: requested.id, refund_status: "failed" },
+    );
+  }
+  return settle(ctx, requested, input.actor, charge.subscriptionId, {
+    status: answer.refundStatus,
+    gatewayRefundTransactionId: answer.refundTransactionId,
+  });
+}
+
+interface Outcome {
+  status: "completed" | "under_processing" | "failed" | "unknown";
+  gatewayRefundTransactionId?: string;
+  description?: string;
+}
+
+const EVENT_OF: Record<Outcome["status"], string> = {
+  completed: "charge.refunded",
+  under_processing: "charge.refunded",
+  failed: "charge.refund_failed",
+  unknown: "charge.refund_unknown",
+};
+
+async function settle(
+  ctx: RefundContext,
+  refund: RefundRow,
+  actor: string,
+  subscriptionId: string,
+  outcome: Outcome,
+): Promise<RefundRow> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(refunds)
+      .set({
+        status: outcome.status,
+        gatewayRefundTransactionId: outcome.gatewayRefundTransactionId ?? null,
+        description: outcome.description ?? null,
+        // An unknown outcome is not settled: the gateway has not told us anything yet.
+        settledAt: outcome.status === "unknown" ? null : now.toJSDate(),
+      })
+      .where(eq(refunds.id, refund.id))
+      .returning();
+    if (!row) throw new Error(`refund ${refund.id} vanished`);
+    await recordEvent(tx, {
+      type: EVENT_OF[outcome.status],
+      actor,
+      occurredAt: now,
+      subscriptionId,
+      chargeId: refund.chargeId,
+      data: {
+        refund_id: refund.id,
+        refund_status: outcome.status,
+        amount_minor: refund.amountMinor,
+        currency: refund.currency,
+        refunded_transaction_id: refund.refundedTransactionId,
+        gateway_refund_transaction_id: outcome.gatewayRefundTransactionId ?? null,
+        description: outcome.description ?? null,
+      },
+    });
+    return row;
+  });
+}

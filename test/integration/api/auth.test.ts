@@ -1,0 +1,86 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey, revokeApiKey } from "../../../src/apikeys/index.js";
+import { type ApiHarness, createApiHarness } from "./support.js";
+
+/**
+ * Every merchant route refuses a request without a valid key, before validating anything. The
+ * routes are read from the OpenAPI document, so a route added later is covered without editing.
+ */
+
+let api: ApiHarness;
+let revokedKey: string;
+let operations: { method: "GET" | "POST" | "DELETE"; url: string }[];
+
+beforeAll(async () => {
+  api = await createApiHarness();
+  const revoked = await createApiKey(api.h.ctx.db, { name: "revoked" });
+  await revokeApiKey(api.h.ctx.db, revoked.id);
+  revokedKey = revoked.key;
+  const doc = (await api.app.inject({ url: "/openapi.json" })).json<{ paths: Record<string, object> }>();
+  operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => ({
+      method: method.toUpperCase() as "GET" | "POST" | "DELETE",
+      url: path.replace("{id}", randomUUID()),
+    })),
+  );
+});
+afterAll(() => api?.close());
+
+describe("authentication", () => {
+  it("covers the whole API", () => {
+    expect(operations.length).toBeGreaterThanOrEqual(20);
+  });
+
+  const cases: [string, () => { key: string | null; headers?: Record<string, string> }][] = [
+    ["no Authorization header", () => ({ key: null })],
+    ["an unknown key", () => ({ key: `bk_${"A".repeat(40)}` })],
+    ["a string that is no key at all", () => ({ key: "hunter2" })],
+    ["a revoked key", () => ({ key: revokedKey })],
+    ["another scheme", () => ({ key: null, headers: { authorization: `Basic ${api.key}` } })],
+  ];
+
+  for (const [name, presented] of cases) {
+    it(`refuses ${name} on every route with a 401 problem`, async () => {
+      for (const operation of operations) {
+        const { key, headers } = presented();
+        const response = await api.call(operation.method, operation.url, {
+          key,
+          ...(headers ? { headers } : {}),
+          ...(operation.method === "POST" ? { body: { anything: true } } : {}),
+        });
+        expect(response.statusCode, `${operation.method} ${operation.url}`).toBe(401);
+        expect(response.headers["content-type"]).toMatch(/^application\/problem\+json/);
+        expect(response.headers["www-authenticate"]).toBe('Bearer realm="billing-engine"');
+        expect(response.json()).toMatchObject({
+          status: 401,
+          code: "unauthorized",
+          title: expect.any(String),
+        });
+      }
+    });
+  }
+
+  it("answers an unknown /v1 route with 401 without a key and 404 with one", async () => {
+    expect((await api.call("GET", "/v1/nothing-here", { key: null })).statusCode).toBe(401);
+    const response = await api.call("GET", "/v1/nothing-here");
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: "route_not_found" });
+  });
+
+  it("leaves /healthz, the gateway callbacks and the docs open", async () => {
+    expect((await api.call("GET", "/healthz", { key: null })).statusCode).toBe(200);
+    expect((await api.call("GET", "/openapi.json", { key: null })).statusCode).toBe(200);
+    expect((await api.call("GET", "/docs", { key: null })).statusCode).toBe(200);
+    const callback = await api.call("GET", "/gateway/webhook?orderId=unknown", { key: null });
+    expect(callback.statusCode).not.toBe(401);
+  });
+
+  it("stops a key the moment it is revoked", async () => {
+    const { id, key } = await createApiKey(api.h.ctx.db, { name: "short-lived" });
+    expect((await api.call("GET", "/v1/plans", { key })).statusCode).toBe(200);
+    expect(await revokeApiKey(api.h.ctx.db, id)).toBe(true);
+    expect((await api.call("GET", "/v1/plans", { key })).statusCode).toBe(401);
+    expect(await revokeApiKey(api.h.ctx.db, id)).toBe(false);
+  });
+});

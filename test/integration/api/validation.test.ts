@@ -1,0 +1,81 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiHarness, createApiHarness } from "./support.js";
+
+/**
+ * Every route refuses invalid input as a problem naming the offending field, before doing
+ * anything. The routes come from the OpenAPI document, so a new route is covered too:
+ * - a POST with an unknown field in its body: 400 naming that field;
+ * - a list with a page size out of range: 400 naming `limit`;
+ * - an id in the path that cannot be an id: 404, like any id that names nothing.
+ */
+
+type Method = "GET" | "POST" | "DELETE";
+
+interface Operation {
+  method: Method;
+  path: string;
+  query: string[];
+}
+
+let api: ApiHarness;
+let operations: Operation[];
+beforeAll(async () => {
+  api = await createApiHarness();
+  const doc = (await api.app.inject({ url: "/openapi.json" })).json<{
+    paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>;
+  }>();
+  operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({
+      method: method.toUpperCase() as Method,
+      path,
+      query: (operation.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name),
+    })),
+  );
+});
+afterAll(() => api?.close());
+
+const withId = (path: string, id: string) => path.replace("{id}", id);
+
+describe("validation on every route", () => {
+  it("names an unknown body field of every POST", async () => {
+    const posts = operations.filter((o) => o.method === "POST");
+    expect(posts.length).toBe(11);
+    for (const operation of posts) {
+      const response = await api.call("POST", withId(operation.path, randomUUID()), {
+        body: { bogus: true },
+      });
+      const label = `POST ${operation.path}`;
+      expect(response.statusCode, label).toBe(400);
+      expect(response.headers["content-type"], label).toMatch(/^application\/problem\+json/);
+      expect(response.json().errors, label).toContainEqual({
+        field: "bogus",
+        location: "body",
+        message: "unknown field",
+      });
+    }
+  });
+
+  it("names an out-of-range limit of every list", async () => {
+    const lists = operations.filter((o) => o.query.includes("limit"));
+    expect(lists.length).toBe(6);
+    for (const operation of lists) {
+      const response = await api.call("GET", `${withId(operation.path, randomUUID())}?limit=0`);
+      expect(response.statusCode, operation.path).toBe(400);
+      expect(response.json().errors, operation.path).toEqual([
+        { field: "limit", location: "query", message: "limit must be a whole number from 1 to 100" },
+      ]);
+    }
+  });
+
+  it("answers 404 for a malformed id on every route that takes one", async () => {
+    const withIds = operations.filter((o) => o.path.includes("{id}"));
+    for (const operation of withIds) {
+      const response = await api.call(operation.method, withId(operation.path, "not-an-id"), {
+        ...(operation.method === "POST" ? { body: {} } : {}),
+      });
+      expect(response.statusCode, `${operation.method} ${operation.path}`).toBe(404);
+      expect(response.json().code).toBe("not_found");
+    }
+  });
+});

@@ -1,0 +1,116 @@
+import type { FastifyRequest } from "fastify";
+import { validatorCompiler } from "fastify-type-provider-zod";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { toProblem } from "../../../src/api/errors.js";
+import { ApiProblem } from "../../../src/api/problem.js";
+import { IllegalTransitionError, PlanInputError } from "../../../src/billing/index.js";
+import { SubscriptionNotFoundError } from "../../../src/cancellation/index.js";
+import { EnrollmentCheckoutError, EnrollmentError } from "../../../src/enrollment/index.js";
+import { GatewayRejectedError, GatewayUnavailableError } from "../../../src/gateway/index.js";
+
+const request = { url: "/v1/things/abc", method: "GET" } as FastifyRequest;
+
+/** The error Fastify raises when the zod validator refuses `data` in `context`. */
+function validationError(schema: z.ZodType, data: unknown, context: string): Error {
+  const result = validatorCompiler({ schema, method: "POST", url: "/", httpPart: context })(data);
+  if (typeof result !== "object" || !("error" in result) || !result.error) {
+    throw new Error("expected the data to be refused");
+  }
+  return Object.assign(new Error("validation"), {
+    statusCode: 400,
+    code: "FST_ERR_VALIDATION",
+    validation: result.error,
+    validationContext: context,
+  });
+}
+
+describe("toProblem", () => {
+  it("passes an ApiProblem through", () => {
+    const problem = new ApiProblem(418, "teapot", "Teapot", "short and stout");
+    expect(toProblem(problem, request)).toBe(problem);
+  });
+
+  it("names each field of a validation failure, with nested paths and unknown keys", () => {
+    const schema = z.strictObject({ name: z.string(), items: z.array(z.object({ qty: z.number() })) });
+    const problem = toProblem(validationError(schema, { items: [{ qty: "2" }], extra: 1 }, "body"), request);
+    expect(problem?.status).toBe(400);
+    expect(problem?.toBody().errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: "name", location: "body" }),
+        expect.objectContaining({ field: "items.0.qty", location: "body" }),
+        { field: "extra", location: "body", message: "unknown field" },
+      ]),
+    );
+  });
+
+  it("locates query and header failures, and makes a malformed path id a 404", () => {
+    const query = toProblem(validationError(z.object({ limit: z.number() }), {}, "querystring"), request);
+    expect(query?.toBody().errors).toEqual([expect.objectContaining({ field: "limit", location: "query" })]);
+    const path = toProblem(validationError(z.object({ id: z.uuid() }), { id: "abc" }, "params"), request);
+    expect(path?.toBody()).toMatchObject({
+      status: 404,
+      code: "not_found",
+      detail: "nothing at /v1/things/abc",
+    });
+  });
+
+  it("maps the services' errors", () => {
+    const cases: [unknown, number, string][] = [
+      [new IllegalTransitionError("subscription", "paused", "past_due"), 422, "illegal_transition"],
+      [new PlanInputError([{ field: "amount", message: "too many decimals" }]), 400, "validation_failed"],
+      [new SubscriptionNotFoundError("s1"), 404, "not_found"],
+      [new EnrollmentError("plan_archived", "plan p is archived"), 422, "plan_archived"],
+      [new EnrollmentError("customer_not_found", "no customer c"), 422, "unknown_reference"],
+      [new EnrollmentError("subscription_not_found", "no subscription s"), 404, "not_found"],
+      [
+        new EnrollmentError("subscription_canceled", "subscription s is canceled"),
+        422,
+        "subscription_canceled",
+      ],
+    ];
+    for (const [error, status, code] of cases) {
+      expect(toProblem(error, request)?.toBody(), String(error)).toMatchObject({ status, code });
+    }
+  });
+
+  it("tells a gateway that was unavailable from one that refused", () => {
+    const init = { operation: "v1.checkout" as const, code: 503, description: "down" };
+    const unavailable = toProblem(new GatewayUnavailableError({ ...init, outcomeUnknown: false }), request);
+    expect(unavailable?.toBody()).toMatchObject({
+      status: 503,
+      code: "gateway_error",
+      outcome_unknown: false,
+    });
+    expect(toProblem(new GatewayRejectedError(init), request)?.status).toBe(502);
+  });
+
+  it("points a failed checkout at the subscription it left behind", () => {
+    const gatewayError = new GatewayUnavailableError({
+      operation: "legacy.addTransaction",
+      code: "timeout",
+      description: "no reply",
+      outcomeUnknown: false,
+    });
+    const problem = toProblem(new EnrollmentCheckoutError("sub-1", "enr-1", gatewayError), request);
+    expect(problem?.toBody()).toMatchObject({
+      status: 502,
+      code: "checkout_failed",
+      subscription_id: "sub-1",
+      enrollment_id: "enr-1",
+      retryable: true,
+    });
+  });
+
+  it("keeps the status of Fastify's own refusals and leaves anything else to a 500", () => {
+    const media = Object.assign(new Error("Unsupported Media Type: text/csv"), {
+      statusCode: 415,
+      code: "FST_ERR_CTP_INVALID_MEDIA_TYPE",
+    });
+    expect(toProblem(media, request)?.toBody()).toMatchObject({
+      status: 415,
+      code: "unsupported_media_type",
+    });
+    expect(toProblem(new Error("boom"), request)).toBeUndefined();
+  });
+});
