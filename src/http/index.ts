@@ -6,6 +6,7 @@ export {
   registerGatewayRoutes,
 } from "./gateway-routes.js";
 export { registerHealthRoutes } from "./health-routes.js";
+export { NEW_CARD_PATH, newCardLink, registerNewCardRoutes } from "./new-card-link.js";
 export { type PageLanguage, type ResultPageKind, resultPage } from "./result-page.js";
 export {
   type BuildServerOptions,

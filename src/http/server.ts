@@ -6,6 +6,7 @@ import type { Logger } from "../logger/index.js";
 import { registerGatewayRoutes } from "./gateway-routes.js";
 import { registerHealthRoutes } from "./health-routes.js";
 import { PathOnlyLogController, pathOf } from "./log-controller.js";
+import { registerNewCardRoutes } from "./new-card-link.js";
 
 export interface BuildServerOptions {
   /** Defaults to the context's logger. */
@@ -44,6 +45,7 @@ export function buildServer(
 
   registerHealthRoutes(app, ctx);
   registerGatewayRoutes(app, ctx);
+  registerNewCardRoutes(app, ctx);
   registerMerchantApi(app, ctx);
   return app;
 }

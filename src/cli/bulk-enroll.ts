@@ -1,0 +1,163 @@
+import { parse } from "csv-parse/sync";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
+import type { EngineContext } from "../app/index.js";
+import { CustomerInputError, createCustomer } from "../customers/index.js";
+import { enrollments, subscriptions } from "../db/schema/index.js";
+import { EnrollmentError, enroll, startReEnrollment } from "../enrollment/index.js";
+import { getPlan } from "../plans/index.js";
+import { CLI_ACTOR } from "./cli.js";
+import { CliError, EXIT } from "./errors.js";
+
+/**
+ * Bulk enrollment from a CSV with the header email, name, phone, plan (a plan id); name and phone
+ * may be empty. Each row becomes a customer (idempotent on e-mail) and a subscription with its
+ * checkout link. Safe to run again on the same file:
+ * - a customer already holding a subscription to the plan that is not canceled (pending or live)
+ *   is reported `existing` with that subscription's checkout link (the pending one, else the one
+ *   the card was saved through); a pending subscription whose checkout could not be opened gets
+ *   a fresh one;
+ * - a bad row is `rejected` with the reason and its line number, and the run goes on.
+ * Rows run one after another, so two rows of one customer never race past the `existing` check.
+ */
+
+export const CSV_COLUMNS = ["email", "name", "phone", "plan"] as const;
+const REQUIRED_COLUMNS = ["email", "plan"] as const;
+
+export interface CsvRow {
+  /** Line of the file the row ends on (the header is line 1). */
+  line: number;
+  email: string;
+  name: string;
+  phone: string;
+  plan: string;
+}
+
+export type RowStatus = "enrolled" | "existing" | "rejected";
+
+export interface RowResult {
+  line: number;
+  email: string;
+  plan: string;
+  status: RowStatus;
+  customer_id: string | null;
+  subscription_id: string | null;
+  checkout_url: string | null;
+  error: string | null;
+}
+
+/** Parses the file; a missing column or unreadable CSV stops the run before any row is enrolled. */
+export function readEnrollmentCsv(text: string, file: string): CsvRow[] {
+  let records: { record: Record<string, string | undefined>; info: { lines: number } }[];
+  let header: string[] = [];
+  try {
+    records = parse(text, {
+      columns: (names: string[]) => {
+        header = names.map((name) => name.trim().toLowerCase());
+        return header;
+      },
+      info: true,
+      trim: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      bom: true,
+    });
+  } catch (error) {
+    throw new CliError(`--csv: ${file} is not a readable CSV: ${(error as Error).message}`, EXIT.usage);
+  }
+  const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
+  if (missing.length > 0) {
+    throw new CliError(
+      `--csv: ${file} has no ${missing.join(", ")} column; the header must be ${CSV_COLUMNS.join(",")}`,
+      EXIT.usage,
+    );
+  }
+  return records.map(({ record, info }) => ({
+    line: info.lines,
+    email: record.email ?? "",
+    name: record.name ?? "",
+    phone: record.phone ?? "",
+    plan: record.plan ?? "",
+  }));
+}
+
+/** The customer's newest subscription to the plan that is not canceled, with its checkout link. */
+async function openSubscription(ctx: Pick<EngineContext, "db">, customerId: string, planId: string) {
+  const [subscription] = await ctx.db
+    .select({ id: subscriptions.id, status: subscriptions.status })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.customerId, customerId),
+        eq(subscriptions.planId, planId),
+        ne(subscriptions.status, "canceled"),
+      ),
+    )
+    .orderBy(desc(subscriptions.createdAt))
+    .limit(1);
+  if (!subscription) return undefined;
+  const [enrollment] = await ctx.db
+    .select({ status: enrollments.status, checkoutUrl: enrollments.checkoutUrl })
+    .from(enrollments)
+    .where(and(eq(enrollments.subscriptionId, subscription.id), ne(enrollments.status, "failed")))
+    .orderBy(desc(sql`${enrollments.status} = 'pending'`), desc(enrollments.createdAt))
+    .limit(1);
+  return { ...subscription, checkoutUrl: enrollment?.checkoutUrl ?? null };
+}
+
+async function enrollCsvRow(ctx: EngineContext, row: CsvRow, base: RowResult): Promise<RowResult> {
+  const plan = await getPlan(ctx, row.plan);
+  if (!plan) return { ...base, error: `plan ${JSON.stringify(row.plan)} does not exist` };
+  if (plan.archivedAt) return { ...base, error: `plan ${row.plan} is archived` };
+  const { customer } = await createCustomer(
+    ctx,
+    { email: row.email, name: row.name || undefined, phone: row.phone || undefined },
+    { actor: CLI_ACTOR },
+  );
+  const existing = await openSubscription(ctx, customer.id, plan.id);
+  if (existing) {
+    const checkoutUrl =
+      existing.checkoutUrl ??
+      (existing.status === "pending_enrollment"
+        ? (await startReEnrollment(ctx, { subscriptionId: existing.id, actor: CLI_ACTOR })).checkoutUrl
+        : null);
+    return {
+      ...base,
+      status: "existing",
+      customer_id: customer.id,
+      subscription_id: existing.id,
+      checkout_url: checkoutUrl,
+    };
+  }
+  const enrolled = await enroll(ctx, { customerId: customer.id, planId: plan.id, actor: CLI_ACTOR });
+  return {
+    ...base,
+    status: "enrolled",
+    customer_id: customer.id,
+    subscription_id: enrolled.subscriptionId,
+    checkout_url: enrolled.checkoutUrl,
+  };
+}
+
+/** Enrolls one row; a refusal of the row becomes a `rejected` result, anything else propagates. */
+export async function enrollRow(ctx: EngineContext, row: CsvRow): Promise<RowResult> {
+  const base: RowResult = {
+    line: row.line,
+    email: row.email,
+    plan: row.plan,
+    status: "rejected",
+    customer_id: null,
+    subscription_id: null,
+    checkout_url: null,
+    error: null,
+  };
+  if (!row.email) return { ...base, error: "email is empty" };
+  if (!row.plan) return { ...base, error: "plan is empty" };
+  try {
+    return await enrollCsvRow(ctx, row, base);
+  } catch (error) {
+    if (error instanceof CustomerInputError || error instanceof EnrollmentError) {
+      return { ...base, error: error.message };
+    }
+    throw error;
+  }
+}

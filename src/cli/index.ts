@@ -1,0 +1,2 @@
+export type { CliIo } from "./output.js";
+export { buildProgram, runCli } from "./program.js";

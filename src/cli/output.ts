@@ -1,0 +1,80 @@
+import { SingleBar } from "cli-progress";
+
+/** The streams and environment a CLI run uses; tests pass their own. */
+export interface CliIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+export interface Progress {
+  tick(detail?: string): void;
+  stop(): void;
+}
+
+const noProgress: Progress = { tick() {}, stop() {} };
+
+/**
+ * Everything a command shows. With --json, stdout carries exactly one JSON document (the result)
+ * and nothing else, so scripts can pipe it; notes, progress and logs go to stderr. Without it the
+ * result is text for a person.
+ */
+export class Output {
+  constructor(
+    readonly io: CliIo,
+    readonly json: boolean,
+  ) {}
+
+  /** The command's result: `document` with --json, else the text `human` renders. */
+  result(document: unknown, human: () => string): void {
+    this.io.stdout.write(this.json ? `${JSON.stringify(document, null, 2)}\n` : `${human()}\n`);
+  }
+
+  /** A remark beside the result (on stderr, so --json output stays one document). */
+  note(text: string): void {
+    this.io.stderr.write(`${text}\n`);
+  }
+
+  /** A progress bar for a person at a terminal; nothing for --json or when stdout is piped. */
+  progress(total: number, label: string): Progress {
+    if (this.json || !this.io.stdout.isTTY || total === 0) return noProgress;
+    const bar = new SingleBar({
+      format: `${label} [{bar}] {value}/{total} {detail}`,
+      stream: this.io.stderr,
+      hideCursor: true,
+      clearOnComplete: false,
+    });
+    bar.start(total, 0, { detail: "" });
+    return {
+      tick: (detail = "") => bar.increment(1, { detail }),
+      stop: () => bar.stop(),
+    };
+  }
+}
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return "-";
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/** Rows as aligned columns, for human output of lists. */
+export function table<T extends object>(rows: readonly T[], columns: readonly (keyof T & string)[]): string {
+  if (rows.length === 0) return "(none)";
+  const cells = rows.map((row) => columns.map((column) => cell(row[column])));
+  const widths = columns.map((column, index) =>
+    Math.max(column.length, ...cells.map((line) => line[index]?.length ?? 0)),
+  );
+  const line = (values: readonly string[]) =>
+    values
+      .map((value, index) => value.padEnd(widths[index] ?? 0))
+      .join("  ")
+      .trimEnd();
+  return [line(columns), ...cells.map(line)].join("\n");
+}
+
+/** An object as `key: value` lines, for human output of one record. */
+export function fields(record: object): string {
+  const entries = Object.entries(record);
+  const width = Math.max(...entries.map(([key]) => key.length));
+  return entries.map(([key, value]) => `${key.padEnd(width)}  ${cell(value)}`).join("\n");
+}

@@ -1,0 +1,90 @@
+import type { ChargeRow } from "../api/services/charges.js";
+import type { RefundRow } from "../api/services/refund-charge.js";
+import type { SubscriptionRow } from "../api/services/subscriptions.js";
+import type { Customer } from "../customers/index.js";
+import { toDecimalString } from "../money/index.js";
+import type { StoredPlan } from "../plans/index.js";
+
+/**
+ * The JSON shapes the CLI prints: snake_case and ISO timestamps like the merchant API, amounts as
+ * the currency's decimal string with the minor units beside it.
+ */
+
+const iso = (value: Date | null): string | null => (value === null ? null : value.toISOString());
+
+export function presentPlan(plan: StoredPlan) {
+  return {
+    id: plan.id,
+    name: plan.name,
+    amount: toDecimalString(plan.amount.minor, plan.amount.currency),
+    amount_minor: plan.amount.minor,
+    currency: plan.amount.currency,
+    interval: plan.intervalUnit,
+    interval_count: plan.intervalCount,
+    trial_days: plan.trialDays,
+    billing_mode: plan.billingMode,
+    archived: plan.archivedAt !== null,
+    created_at: iso(plan.createdAt),
+  };
+}
+
+export function presentCustomer(customer: Customer) {
+  return {
+    id: customer.id,
+    email: customer.email,
+    name: customer.name,
+    phone: customer.phone,
+    language: customer.language,
+    created_at: iso(customer.createdAt),
+  };
+}
+
+export function presentSubscription(row: SubscriptionRow) {
+  return {
+    id: row.id,
+    customer_id: row.customerId,
+    plan_id: row.planId,
+    status: row.status,
+    current_period_start: iso(row.currentPeriodStart),
+    current_period_end: iso(row.currentPeriodEnd),
+    next_billing_at: iso(row.nextBillingAt),
+    trial_end: iso(row.trialEnd),
+    cancel_at_period_end: row.cancelAtPeriodEnd,
+    canceled_at: iso(row.canceledAt),
+    created_at: iso(row.createdAt),
+  };
+}
+
+export function presentCharge(row: ChargeRow) {
+  return {
+    id: row.id,
+    subscription_id: row.subscriptionId,
+    status: row.status,
+    amount: toDecimalString(row.amountMinor, row.currency),
+    amount_minor: row.amountMinor,
+    currency: row.currency,
+    period_start: iso(row.periodStart),
+    period_end: iso(row.periodEnd),
+    attempt_count: row.attemptCount,
+    next_attempt_at: iso(row.nextAttemptAt),
+    last_decline_code: row.lastDeclineCode,
+    last_decline_description: row.lastDeclineDescription,
+    paid_at: iso(row.paidAt),
+    created_at: iso(row.createdAt),
+  };
+}
+
+export function presentRefund(row: RefundRow) {
+  return {
+    id: row.id,
+    charge_id: row.chargeId,
+    status: row.status,
+    amount: toDecimalString(row.amountMinor, row.currency),
+    amount_minor: row.amountMinor,
+    currency: row.currency,
+    refunded_transaction_id: row.refundedTransactionId,
+    gateway_refund_transaction_id: row.gatewayRefundTransactionId,
+    description: row.description,
+    created_at: iso(row.createdAt),
+  };
+}

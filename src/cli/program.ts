@@ -1,0 +1,70 @@
+import { Command, CommanderError } from "commander";
+import { createLogger } from "../logger/index.js";
+import { Cli } from "./cli.js";
+import { registerCharges } from "./commands/charges.js";
+import { registerClock } from "./commands/clock.js";
+import { registerCustomers } from "./commands/customers.js";
+import { registerDunning } from "./commands/dunning.js";
+import { registerEnroll } from "./commands/enroll.js";
+import { registerKeys } from "./commands/keys.js";
+import { registerMigrate } from "./commands/migrate.js";
+import { registerPlans } from "./commands/plans.js";
+import { registerProcesses } from "./commands/processes.js";
+import { registerSubscriptions } from "./commands/subscriptions.js";
+import { EXIT, toCliError } from "./errors.js";
+import type { CliIo } from "./output.js";
+
+export function buildProgram(cli: Cli): Command {
+  const program = new Command("billing")
+    .description(
+      "Operate the billing engine. It connects like the engine does (DATABASE_URL, GATEWAY_*, …); with no " +
+        "DATABASE_URL it uses the zero-config engine's database under BILLING_DATA_DIR (default .data).",
+    )
+    .option("--json", "print one JSON document on stdout and nothing else")
+    .showHelpAfterError("(run with --help for usage)");
+  registerMigrate(program, cli);
+  registerPlans(program, cli);
+  registerCustomers(program, cli);
+  registerEnroll(program, cli);
+  registerSubscriptions(program, cli);
+  registerCharges(program, cli);
+  registerDunning(program, cli);
+  registerClock(program, cli);
+  registerKeys(program, cli);
+  registerProcesses(program, cli);
+  return program;
+}
+
+/** Applies exitOverride and the streams to the program and every subcommand. */
+function configure(command: Command, io: CliIo): void {
+  command.exitOverride();
+  command.configureOutput({
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+  });
+  for (const sub of command.commands) configure(sub, io);
+}
+
+/**
+ * Runs one command line (without the node and script arguments) and returns the exit code. Errors
+ * are written to stderr as `error: <what to fix>`; nothing of them reaches stdout.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // Logs go to stderr, quiet unless asked: a command's output is its result.
+  const logger = createLogger({ level: io.env.LOG_LEVEL ?? "warn", name: "billing-cli" }, io.stderr);
+  const cli = new Cli(io, logger);
+  const program = buildProgram(cli);
+  configure(program, io);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return cli.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has printed its message (or the help) already.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    const failure = toCliError(error);
+    io.stderr.write(`error: ${failure.message}\n`);
+    return failure.exitCode;
+  }
+}

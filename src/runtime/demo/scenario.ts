@@ -1,0 +1,151 @@
+import { and, eq } from "drizzle-orm";
+import type { DateTime } from "luxon";
+import type { EngineContext } from "../../app/index.js";
+import { cancelSubscription } from "../../cancellation/index.js";
+import { createCustomer } from "../../customers/index.js";
+import { charges } from "../../db/schema/index.js";
+import { retryChargeNow } from "../../dunning/index.js";
+import { enroll, startReEnrollment } from "../../enrollment/index.js";
+import type { RunningSimulator } from "../../simulator/index.js";
+
+/**
+ * The demo's cast. Every customer saves a simulated card through the hosted checkout (as a browser
+ * would: /_sim/pay, then the redirect into our server); the card decides what later collections
+ * do (src/simulator/README.md). Scripted moments are what people do between billing runs.
+ */
+
+export const CARDS = {
+  approves: "4111111111111111",
+  alwaysDeclines: "4000000000000341",
+  declinesTwice: "4000000000000002",
+  approvesTwiceThenDeclines: "4000000000000077",
+} as const;
+
+export interface CastMember {
+  name: string;
+  email: string;
+  card: string;
+  /** What the summary says about the card. */
+  story: string;
+}
+
+export const CAST: readonly CastMember[] = [
+  { name: "Aisha", email: "aisha@example.qa", card: CARDS.approves, story: "4111…1111, approves" },
+  { name: "Badr", email: "badr@example.qa", card: CARDS.alwaysDeclines, story: "…0341, insufficient funds" },
+  { name: "Carla", email: "carla@example.qa", card: CARDS.declinesTwice, story: "…0002, declines twice" },
+  { name: "Dana", email: "dana@example.qa", card: CARDS.alwaysDeclines, story: "…0341, then a new 4111" },
+  {
+    name: "Eve",
+    email: "eve@example.qa",
+    card: CARDS.approvesTwiceThenDeclines,
+    story: "…0077, fails from month 3",
+  },
+  { name: "Omar", email: "omar@example.qa", card: CARDS.approves, story: "4111…1111, cancels" },
+];
+
+export interface Enrolled extends CastMember {
+  customerId: string;
+  subscriptionId: string;
+}
+
+/** Submits the hosted checkout with the card and follows the redirect back, as the browser does. */
+async function payCheckout(simulator: RunningSimulator, checkoutUrl: string, card: string, name: string) {
+  const reply = await fetch(`${simulator.url}/_sim/pay`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ checkout_url: checkoutUrl, card_number: card, expiry: "12/30", cvv: "123", name }),
+  });
+  const paid = (await reply.json()) as { status?: string; redirect_url?: string | null };
+  if (paid.status !== "SUCCESS" || !paid.redirect_url) {
+    throw new Error(`the checkout of ${name} was not paid: ${JSON.stringify(paid)}`);
+  }
+  const back = await fetch(paid.redirect_url);
+  if (!back.ok) throw new Error(`our server answered ${back.status} to ${name}'s return from the checkout`);
+}
+
+export async function enrollCast(
+  ctx: EngineContext,
+  simulator: RunningSimulator,
+  planId: string,
+): Promise<Enrolled[]> {
+  const enrolled: Enrolled[] = [];
+  for (const member of CAST) {
+    const { customer } = await createCustomer(
+      ctx,
+      { email: member.email, name: member.name },
+      { actor: "demo" },
+    );
+    const started = await enroll(ctx, { customerId: customer.id, planId, actor: "demo" });
+    await payCheckout(simulator, started.checkoutUrl, member.card, member.name);
+    enrolled.push({ ...member, customerId: customer.id, subscriptionId: started.subscriptionId });
+  }
+  return enrolled;
+}
+
+export interface Moment {
+  at: DateTime;
+  what: string;
+  run(): Promise<void>;
+}
+
+/** The subscription's charge whose dunning ended, if any. */
+async function uncollectibleCharge(ctx: EngineContext, subscriptionId: string) {
+  const [row] = await ctx.db
+    .select({ id: charges.id })
+    .from(charges)
+    .where(and(eq(charges.subscriptionId, subscriptionId), eq(charges.status, "uncollectible")));
+  return row?.id;
+}
+
+/**
+ * What people do, at instants relative to the first billing (`start`):
+ * - Carla's "Do not honour" is a hard decline, which ends dunning at once; the operator retries it
+ *   the next two mornings (`billing charges retry`), and the card approves its third collection;
+ * - Dana, asked to update her card, saves a new one on day 2; collection resumes on it;
+ * - Omar cancels in the second month.
+ */
+export function moments(
+  ctx: EngineContext,
+  simulator: RunningSimulator,
+  cast: Enrolled[],
+  start: DateTime,
+): Moment[] {
+  const member = (name: string) => {
+    const found = cast.find((m) => m.name === name);
+    if (!found) throw new Error(`no ${name} in the cast`);
+    return found;
+  };
+  const carla = member("Carla");
+  const dana = member("Dana");
+  const omar = member("Omar");
+  const operatorRetry = async () => {
+    const chargeId = await uncollectibleCharge(ctx, carla.subscriptionId);
+    if (chargeId) await retryChargeNow(ctx, chargeId);
+  };
+  return [
+    { at: start.plus({ days: 1 }), what: "operator retries Carla's charge", run: operatorRetry },
+    { at: start.plus({ days: 2 }), what: "operator retries Carla's charge again", run: operatorRetry },
+    {
+      at: start.plus({ days: 2, hours: 3 }),
+      what: "Dana saves a new card (4111…1111)",
+      run: async () => {
+        const again = await startReEnrollment(ctx, {
+          subscriptionId: dana.subscriptionId,
+          actor: "customer",
+        });
+        await payCheckout(simulator, again.checkoutUrl, CARDS.approves, dana.name);
+      },
+    },
+    {
+      at: start.plus({ months: 1, days: 5 }),
+      what: "Omar cancels his subscription",
+      run: async () => {
+        await cancelSubscription(ctx, {
+          subscriptionId: omar.subscriptionId,
+          actor: "customer",
+          mode: "immediately",
+        });
+      },
+    },
+  ];
+}

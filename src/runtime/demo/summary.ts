@@ -1,0 +1,77 @@
+import { asc, eq, inArray } from "drizzle-orm";
+import { DateTime } from "luxon";
+import type { EngineContext } from "../../app/index.js";
+import { charges, invoices, subscriptions } from "../../db/schema/index.js";
+import type { Enrolled } from "./scenario.js";
+
+/**
+ * What happened to every charge of the demo, read back from the database: one row per customer,
+ * one column per billing month, and the totals the demo ends with.
+ */
+
+type ChargeRow = typeof charges.$inferSelect;
+
+export type Outcome = "on_time" | "recovered" | "invoiced" | "open" | "canceled";
+
+export function outcomeOf(charge: ChargeRow, invoiced: boolean): Outcome {
+  if (charge.status === "paid") return charge.attemptCount > 1 ? "recovered" : "on_time";
+  if (charge.status === "uncollectible" && invoiced) return "invoiced";
+  if (charge.status === "canceled") return "canceled";
+  return "open";
+}
+
+function describe(charge: ChargeRow, outcome: Outcome): string {
+  const attempts = `${charge.attemptCount} attempt${charge.attemptCount === 1 ? "" : "s"}`;
+  switch (outcome) {
+    case "on_time":
+      return "paid on time";
+    case "recovered":
+      return `recovered, ${attempts}`;
+    case "invoiced":
+      return `invoiced after ${attempts}`;
+    case "canceled":
+      return "canceled";
+    case "open":
+      return `${charge.status}, ${attempts}`;
+  }
+}
+
+export interface DemoSummary {
+  columns: string[];
+  rows: Record<string, string>[];
+  totals: { onTime: number; recovered: string[]; invoiced: number; canceled: string[] };
+}
+
+export async function summarise(ctx: EngineContext, cast: readonly Enrolled[]): Promise<DemoSummary> {
+  const ids = cast.map((member) => member.subscriptionId);
+  const subs = await ctx.db.select().from(subscriptions).where(inArray(subscriptions.id, ids));
+  const rows = await ctx.db
+    .select({ charge: charges, invoiceId: invoices.id })
+    .from(charges)
+    .leftJoin(invoices, eq(invoices.chargeId, charges.id))
+    .where(inArray(charges.subscriptionId, ids))
+    .orderBy(asc(charges.periodStart));
+  const month = (at: Date) =>
+    DateTime.fromJSDate(at).setZone(ctx.config.BILLING_TIMEZONE).toFormat("LLL yyyy");
+  const months = [...new Set(rows.map(({ charge }) => month(charge.periodStart)))];
+
+  const totals: DemoSummary["totals"] = { onTime: 0, recovered: [], invoiced: 0, canceled: [] };
+  const table = cast.map((member) => {
+    const line: Record<string, string> = { customer: member.name, card: member.story };
+    for (const { charge, invoiceId } of rows.filter(
+      (row) => row.charge.subscriptionId === member.subscriptionId,
+    )) {
+      const outcome = outcomeOf(charge, invoiceId !== null);
+      line[month(charge.periodStart)] = describe(charge, outcome);
+      if (outcome === "on_time") totals.onTime += 1;
+      if (outcome === "recovered")
+        totals.recovered.push(`${member.name} after ${charge.attemptCount} attempts`);
+      if (outcome === "invoiced") totals.invoiced += 1;
+    }
+    const status = subs.find((sub) => sub.id === member.subscriptionId)?.status ?? "unknown";
+    if (status === "canceled") totals.canceled.push(member.name);
+    line.subscription = status;
+    return line;
+  });
+  return { columns: ["customer", "card", ...months, "subscription"], rows: table, totals };
+}

@@ -1,0 +1,96 @@
+import { and, count, eq, inArray, lte, min, notExists, or } from "drizzle-orm";
+import type { DateTime } from "luxon";
+import { type EngineContext, isSharedClock, type SharedClock } from "../../app/index.js";
+import { toInstant } from "../../clock/index.js";
+import { charges, invoices, subscriptions } from "../../db/schema/index.js";
+import { runBillingTick } from "../../scheduler/index.js";
+
+/**
+ * Drives an in-process engine through time for the demo: moves the shared billing clock, runs the
+ * billing tick, and waits, by reading the database, until the workers have done what became due.
+ * No sleeping for a fixed time: the engine is polled until it is idle, within a deadline.
+ */
+
+const POLL_MS = 50;
+const IDLE_DEADLINE_MS = 60_000;
+/** Ticks per settle() before giving up: each round only follows up the previous one's work. */
+const MAX_ROUNDS = 10;
+
+export class TimeMachine {
+  readonly clock: SharedClock;
+
+  constructor(readonly ctx: EngineContext) {
+    if (!isSharedClock(ctx.clock)) throw new Error("the time machine needs BILLING_CLOCK=controllable");
+    this.clock = ctx.clock;
+  }
+
+  now(): DateTime {
+    return this.clock.now();
+  }
+
+  /** Work the workers have not finished: charges due or being collected, invoices not yet created. */
+  private async busy(): Promise<number> {
+    const now = this.now().toJSDate();
+    const [due] = await this.ctx.db
+      .select({ n: count() })
+      .from(charges)
+      .where(
+        or(
+          eq(charges.status, "processing"),
+          and(inArray(charges.status, ["scheduled", "retrying"]), lte(charges.nextAttemptAt, now)),
+          and(
+            eq(charges.status, "uncollectible"),
+            notExists(this.ctx.db.select().from(invoices).where(eq(invoices.chargeId, charges.id))),
+          ),
+        ),
+      );
+    const [pending] = await this.ctx.db
+      .select({ n: count() })
+      .from(invoices)
+      .where(eq(invoices.status, "pending"));
+    return (due?.n ?? 0) + (pending?.n ?? 0);
+  }
+
+  private async waitIdle(): Promise<void> {
+    const deadline = Date.now() + IDLE_DEADLINE_MS;
+    while ((await this.busy()) > 0) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `the workers still had due work after ${IDLE_DEADLINE_MS} ms at ${this.now().toISO()}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  /** Runs billing ticks, waiting for the workers after each, until a tick finds nothing to do. */
+  async settle(): Promise<void> {
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+      const tick = await runBillingTick(this.ctx, { batchSize: this.ctx.config.BILLING_BATCH_SIZE });
+      await this.waitIdle();
+      const work = tick.chargesCreated + tick.chargesEnqueued + tick.reenqueued + tick.invoicesEnqueued;
+      if (work + tick.subscriptionsCanceled === 0) return;
+    }
+    throw new Error(`billing ticks kept finding work after ${MAX_ROUNDS} rounds at ${this.now().toISO()}`);
+  }
+
+  /** Moves the clock forwards to `instant` (never back). */
+  async moveTo(instant: DateTime): Promise<void> {
+    if (instant > this.now()) await this.clock.set(instant);
+  }
+
+  /** The next instant the engine has work: a subscription to bill or a charge to retry. */
+  async nextDue(): Promise<DateTime | undefined> {
+    const [billing] = await this.ctx.db
+      .select({ at: min(subscriptions.nextBillingAt) })
+      .from(subscriptions)
+      .where(inArray(subscriptions.status, ["trialing", "active", "past_due"]));
+    const [retry] = await this.ctx.db
+      .select({ at: min(charges.nextAttemptAt) })
+      .from(charges)
+      .where(inArray(charges.status, ["scheduled", "retrying"]));
+    const instants = [billing?.at, retry?.at].filter((at): at is Date => at instanceof Date);
+    if (instants.length === 0) return undefined;
+    return toInstant(new Date(Math.min(...instants.map((at) => at.getTime()))));
+  }
+}

@@ -1,0 +1,136 @@
+import { charges, invoices, scheduler, tokens, webhooks } from "../../workers/roles.js";
+import { createEngine, type EngineContext } from "../app/index.js";
+import { type RunningServer, startServer } from "../http/index.js";
+import { findFreePort } from "../infra/index.js";
+import { createLogger, type Logger } from "../logger/index.js";
+import type { RunningSimulator } from "../simulator/index.js";
+import { configureMerchant, followClock, startInProcessGateway } from "./in-process-gateway.js";
+import { removeRuntimeRecord, writeRuntimeRecord } from "./runtime-file.js";
+import { type EngineSetup, resolveSetup } from "./setup.js";
+import { usesInProcessGateway } from "./zero-config.js";
+
+/**
+ * The engine in one process: HTTP server, billing scheduler and every worker, plus what a fresh
+ * machine lacks (src/runtime/README.md): an embedded PostgreSQL, BullMQ on that PostgreSQL, and
+ * the gateway simulator in-process. `npm start`, the `billing serve|worker|scheduler` commands, the
+ * demo and tests all start it here; `parts` picks what runs.
+ */
+
+export interface EngineParts {
+  http: boolean;
+  scheduler: boolean;
+  workers: boolean;
+}
+
+export interface EngineProcessOptions {
+  /** Defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Defaults to a logger at LOG_LEVEL on stdout. */
+  logger?: Logger;
+  /** Defaults to everything. */
+  parts?: Partial<EngineParts>;
+}
+
+export interface EngineProcess {
+  /** The HTTP server's address when this process serves, else the engine's public URL. */
+  url: string;
+  ctx: EngineContext;
+  setup: EngineSetup;
+  /** The in-process gateway simulator, when no gateway is configured. */
+  simulator: RunningSimulator | undefined;
+  parts: EngineParts;
+  /** Stops taking work, lets the jobs in hand finish, then stops what it started. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Runs `closers` in order even when one fails, then throws the first failure. */
+async function closeAll(closers: (() => Promise<unknown> | unknown)[], logger: Logger): Promise<void> {
+  let failure: unknown;
+  for (const close of closers) {
+    try {
+      await close();
+    } catch (error) {
+      logger.error({ err: error }, "shutdown step failed; continuing");
+      failure ??= error;
+    }
+  }
+  if (failure !== undefined) throw failure;
+}
+
+export async function startEngineProcess(options: EngineProcessOptions = {}): Promise<EngineProcess> {
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL || "info" });
+  const parts: EngineParts = { http: true, scheduler: true, workers: true, ...options.parts };
+  const setup = await resolveSetup(env, logger);
+  // Filled as things start; on a failed start, or on close(), they stop in reverse order.
+  const started: (() => Promise<unknown> | unknown)[] = [setup.release];
+  const stopStarted = () => closeAll([...started].reverse(), logger);
+  try {
+    // A port of 0 is chosen now, so the public URL (and the callback URLs the gateway gets) name it.
+    const config =
+      parts.http && setup.config.PORT === 0 ? { ...setup.config, PORT: await findFreePort() } : setup.config;
+    const simulator = usesInProcessGateway(config) ? await startInProcessGateway(config, logger) : undefined;
+    if (simulator) started.push(() => simulator.close());
+
+    const engine = await createEngine(
+      simulator ? { ...config, GATEWAY_API_KEY: simulator.defaultApiKey } : config,
+      {
+        logger,
+        ...(simulator
+          ? {
+              gatewayUrls: { baseUrl: simulator.url, legacyUrl: simulator.url },
+              onClockChange: (now) => simulator.clock.set(now),
+            }
+          : {}),
+      },
+    );
+    started.push(() => engine.close());
+    const { ctx } = engine;
+
+    let server: RunningServer | undefined;
+    if (parts.http) {
+      server = await startServer(ctx);
+      started.push(() => server?.close());
+    }
+    if (simulator) {
+      await configureMerchant(simulator, ctx.publicUrl);
+      started.push(followClock(ctx.clock, simulator, logger));
+    }
+    // The workers' own roles (workers/roles.ts), so this process runs exactly what they would.
+    // engine.close() stops them: the queue system closes every worker it created.
+    const roles = [
+      ...(parts.scheduler ? [scheduler] : []),
+      ...(parts.workers ? [charges, invoices, tokens, webhooks] : []),
+    ];
+    for (const role of roles) await role(ctx);
+
+    if (setup.databaseSource === "embedded") {
+      await writeRuntimeRecord(setup.dataDir, {
+        pid: process.pid,
+        started_at: new Date().toISOString(),
+        url: ctx.publicUrl,
+        database_url: setup.databaseUrl,
+        gateway: simulator ? { url: simulator.url, api_key: simulator.defaultApiKey } : null,
+        clock: config.BILLING_CLOCK,
+        queue_backend: ctx.queues.backend,
+      });
+      started.push(() => removeRuntimeRecord(setup.dataDir));
+    }
+
+    let closing: Promise<void> | undefined;
+    return {
+      url: server?.url ?? ctx.publicUrl,
+      ctx,
+      setup,
+      simulator,
+      parts,
+      close: () => {
+        closing ??= stopStarted();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await stopStarted().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,10 @@
+export { describeEngineProcess, engineSummary } from "./banner.js";
+export {
+  type EngineParts,
+  type EngineProcess,
+  type EngineProcessOptions,
+  startEngineProcess,
+} from "./engine-process.js";
+export { type RuntimeRecord, readLiveRuntime, runtimeFileOf } from "./runtime-file.js";
+export { type DatabaseSource, type EngineSetup, resolveSetup } from "./setup.js";
+export { DEFAULT_DATA_DIR, dataDirOf, usesInProcessGateway, withZeroConfigDefaults } from "./zero-config.js";

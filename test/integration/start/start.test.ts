@@ -1,0 +1,86 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { findFreePort } from "../../../src/infra/index.js";
+import { jsonOf, runBilling, scriptArgs, waitFor } from "../cli/support.js";
+
+/**
+ * `npm start` on a fresh machine: no configuration at all (PATH and HOME, and a free PORT so
+ * parallel suites do not collide), in an empty working directory whose `.data` it fills. It must
+ * start an embedded PostgreSQL, BullMQ on it and the simulator in-process, serve /healthz, let
+ * the CLI find it through .data/runtime.json, and exit 0 on SIGTERM.
+ */
+
+let workDir: string | undefined;
+let engine: ChildProcess | undefined;
+
+afterAll(async () => {
+  if (engine && engine.exitCode === null) engine.kill("SIGKILL");
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
+}
+
+describe("npm start with no configuration", () => {
+  it("starts everything, serves /healthz, is found by the CLI, and stops on SIGTERM", async () => {
+    workDir = await mkdtemp(path.join(tmpdir(), "billing-start-"));
+    // As root, the embedded PostgreSQL runs as the `postgres` user, which must reach .data inside.
+    await chmod(workDir, 0o755);
+    const port = await findFreePort();
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) };
+    engine = spawn(process.execPath, scriptArgs("start"), {
+      cwd: workDir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    engine.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const code = exited(engine);
+
+    await waitFor(
+      "/healthz",
+      async () => {
+        if (engine?.exitCode !== null)
+          throw new Error(`npm start exited with ${engine?.exitCode}:\n${stdout}`);
+        const response = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+        return response?.ok ? response : undefined;
+      },
+      { timeoutMs: 90_000, everyMs: 250 },
+    );
+    await waitFor("the summary", async () => (stdout.includes("  runtime ") ? stdout : undefined));
+    expect(stdout).toContain("billing engine running: HTTP server, scheduler, workers");
+    expect(stdout).toContain("embedded PostgreSQL");
+    expect(stdout).toContain("BullMQ on PostgreSQL");
+    expect(stdout).toMatch(
+      /simulator in-process at http:\/\/127\.0\.0\.1:\d+, merchant API key [0-9a-f-]{36}/,
+    );
+    expect(stdout).toContain("clock       controllable");
+
+    const runtimeFile = path.join(workDir, ".data", "runtime.json");
+    const runtime = JSON.parse(await readFile(runtimeFile, "utf8")) as { pid: number; clock: string };
+    expect(runtime).toMatchObject({ pid: engine.pid, clock: "controllable" });
+
+    // The CLI, run from the same directory with no configuration, joins that engine.
+    const migrated = jsonOf<{ database: string }>(
+      await runBilling(["migrate", "--json"], env, { cwd: workDir }),
+    );
+    expect(migrated.database).toBe("shared");
+    const moved = jsonOf<{ simulator: string }>(
+      await runBilling(["clock", "advance", "1mo", "--json"], env, { cwd: workDir }),
+    );
+    expect(moved.simulator).toBe("moved");
+
+    engine.kill("SIGTERM");
+    expect(await code).toBe(0);
+    await expect(stat(runtimeFile)).rejects.toThrow();
+  }, 180_000);
+});
