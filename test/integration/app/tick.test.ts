@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { enroll } from "../../../src/enrollment/index.js";
+import { createWebhookEndpoint } from "../../../src/webhooks/index.js";
+import { runTick, webhooks } from "../../../workers/roles.js";
+import { WebhookReceiver } from "../../webhooks/receiver.js";
+import {
+  type EnrollmentWorld,
+  follow,
+  pay,
+  seedCustomer,
+  seedPlan,
+  startEnrollmentWorld,
+} from "../enrollment/support.js";
+
+/**
+ * The scheduler's tick as the worker processes run it: billing work, then the webhook deliveries
+ * that came due, delivered by the webhooks role to the merchant's endpoint, signed.
+ */
+describe("the scheduler tick", () => {
+  let world: EnrollmentWorld;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    world = await startEnrollmentWorld();
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await world?.close();
+  });
+
+  it("bills the new subscription and delivers its activation webhook", async () => {
+    const { h } = world;
+    const endpoint = await createWebhookEndpoint(h.ctx.db, { url: receiver.url });
+    receiver.secret = endpoint.secret;
+    await webhooks(h.ctx);
+
+    const customer = await seedCustomer(h);
+    const plan = await seedPlan(h);
+    const enrolment = await enroll(h.ctx, { customerId: customer.id, planId: plan.id, actor: "test" });
+    await follow((await pay(h, enrolment.checkoutUrl)).redirect_url);
+
+    const result = await runTick(h.ctx);
+    expect(result.chargesCreated).toBe(1);
+    expect(result.webhooksDispatched).toBeGreaterThanOrEqual(1);
+
+    const [delivered] = await receiver.waitForCount(1);
+    expect(delivered?.verification.ok).toBe(true);
+    expect(delivered?.body.type).toBe("subscription.activated");
+    expect(delivered?.body.data.subscription_id).toBe(enrolment.subscriptionId);
+  });
+});
