@@ -96,10 +96,9 @@ try {
     `canceled:              ${totals.canceled.length} subscription(s) (${totals.canceled.join(", ") || "none"})`,
   );
   say(
-    `\nCarla's card answers "Do not honour", a hard decline: dunning ends at once and the invoice goes out;\n` +
-      "the operator's retries (`billing charges retry`) collected it on the third attempt. Insufficient\n" +
-      "funds is retried on DUNNING_RETRY_DAYS (1,3,5,7) until it is invoiced; Dana's new card resumed her\n" +
-      "collection after one more declined retry.",
+    `\nCarla's card answers "Do not honour" twice, a decline dunning retries: the retry on day 3 paid.\n` +
+      "Insufficient funds is retried on DUNNING_RETRY_DAYS (1,3,5,7) until it is invoiced; Dana's new\n" +
+      "card resumed her collection after one more declined retry.",
   );
 } catch (error) {
   failed = true;

@@ -20,10 +20,10 @@ export type DeclineReason =
   | "fraud"
   | "not_permitted"
   | "stop_payment"
-  | "do_not_honour"
   | "insufficient_funds"
   | "limit_exceeded"
   | "issuer_unavailable"
+  | "do_not_honour"
   | "unrecognised";
 
 export interface DeclineRule {
@@ -76,14 +76,6 @@ export const DECLINE_RULES: readonly DeclineRule[] = [
     keywords: /\bstop\s+payment\b|\brevo(ked|cation)\b/i,
     codes: ["R0", "R1", "R3"],
   },
-  // Visa lists 05 as generic (retries allowed within its limits); it is hard here on purpose:
-  // its retries rarely succeed yet count against the card's retry limits, so ask for another card.
-  {
-    reason: "do_not_honour",
-    kind: "hard_decline",
-    keywords: /\bdo\s*n[o']?t\s+hono(u)?r\b/i,
-    codes: ["05"],
-  },
   {
     reason: "insufficient_funds",
     kind: "retryable_decline",
@@ -101,6 +93,16 @@ export const DECLINE_RULES: readonly DeclineRule[] = [
     kind: "retryable_decline",
     keywords: /\bunavailable\b|\btry\s+again\b|\btime(d)?\s*out\b|\bsystem\s+(error|malfunction)\b/i,
     codes: ["91", "96"],
+  },
+  // Retryable, not hard: Visa lists 05 as a generic decline in its "could be approved later"
+  // category, where reattempts are allowed within the network's retry limits (which the dunning
+  // policy already enforces), and issuers use it for temporary conditions. It comes last so a more
+  // specific cause named in the same text gives the reason.
+  {
+    reason: "do_not_honour",
+    kind: "retryable_decline",
+    keywords: /\bdo\s*n[o']?t\s+hono(u)?r\b/i,
+    codes: ["05"],
   },
 ];
 

@@ -1,10 +1,7 @@
-import { and, eq } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import type { EngineContext } from "../../app/index.js";
 import { cancelSubscription } from "../../cancellation/index.js";
 import { createCustomer } from "../../customers/index.js";
-import { charges } from "../../db/schema/index.js";
-import { retryChargeNow } from "../../dunning/index.js";
 import { enroll, startReEnrollment } from "../../enrollment/index.js";
 import type { RunningSimulator } from "../../simulator/index.js";
 
@@ -88,19 +85,9 @@ export interface Moment {
   run(): Promise<void>;
 }
 
-/** The subscription's charge whose dunning ended, if any. */
-async function uncollectibleCharge(ctx: EngineContext, subscriptionId: string) {
-  const [row] = await ctx.db
-    .select({ id: charges.id })
-    .from(charges)
-    .where(and(eq(charges.subscriptionId, subscriptionId), eq(charges.status, "uncollectible")));
-  return row?.id;
-}
-
 /**
  * What people do, at instants relative to the first billing (`start`):
- * - Carla's "Do not honour" is a hard decline, which ends dunning at once; the operator retries it
- *   the next two mornings (`billing charges retry`), and the card approves its third collection;
+ * - Carla's card declines twice ("Do not honour", retryable); dunning's own retries recover it;
  * - Dana, asked to update her card, saves a new one on day 2; collection resumes on it;
  * - Omar cancels in the second month.
  */
@@ -115,16 +102,9 @@ export function moments(
     if (!found) throw new Error(`no ${name} in the cast`);
     return found;
   };
-  const carla = member("Carla");
   const dana = member("Dana");
   const omar = member("Omar");
-  const operatorRetry = async () => {
-    const chargeId = await uncollectibleCharge(ctx, carla.subscriptionId);
-    if (chargeId) await retryChargeNow(ctx, chargeId);
-  };
   return [
-    { at: start.plus({ days: 1 }), what: "operator retries Carla's charge", run: operatorRetry },
-    { at: start.plus({ days: 2 }), what: "operator retries Carla's charge again", run: operatorRetry },
     {
       at: start.plus({ days: 2, hours: 3 }),
       what: "Dana saves a new card (4111…1111)",

@@ -102,26 +102,54 @@ describe("declines and dunning", () => {
     expect((await collections(h, card.cardToken)).map((p) => p.status)).toEqual(["SUCCESS"]);
   });
 
-  it('treats "Do not honour" as a hard decline: no retry, unpaid at once, collected again on a new card', async () => {
+  it('a decline recovered on the second retry: "Do not honour" at the first attempt and at +1 day, approved at +3 days', async () => {
     const sub = await createSubscription(h, { card: CARDS.declinedTwiceThenApproved });
+
     await tick();
-    const charge = await onlyCharge(h, sub.subscriptionId, { status: "uncollectible", attemptCount: 1 });
+    let charge = await onlyCharge(h, sub.subscriptionId, { status: "retrying", attemptCount: 1 });
     expect(charge.lastDeclineDescription).toBe("Do not honour");
-    expect((await subscriptionRow(h, sub.subscriptionId)).status).toBe("unpaid");
+    expect(charge.firstFailedAt).toEqual(day(0));
+    expect(charge.nextAttemptAt).toEqual(day(1));
+    expect((await subscriptionRow(h, sub.subscriptionId)).status).toBe("past_due");
 
-    // The card would pay on its third collection, but it is never retried: card networks forbid it.
-    h.clock.set(day(10));
-    expect(await tick()).toMatchObject({ chargesEnqueued: 0 });
-    expect(await collections(h, sub.cardToken)).toHaveLength(1);
+    h.clock.set(day(1));
+    expect(await tick()).toMatchObject({ chargesCreated: 0, chargesEnqueued: 1 });
+    charge = await onlyCharge(h, sub.subscriptionId, { status: "retrying", attemptCount: 2 });
+    expect(charge.firstFailedAt).toEqual(day(0));
+    expect(charge.nextAttemptAt).toEqual(day(3));
+    expect((await subscriptionRow(h, sub.subscriptionId)).status).toBe("past_due");
 
-    const card = await replaceCard(h, sub, { card: CARDS.approves });
-    expect(await tick()).toMatchObject({ chargesEnqueued: 1 });
-    await onlyCharge(h, sub.subscriptionId, { status: "paid", attemptCount: 2 });
+    h.clock.set(day(3));
+    expect(await tick()).toMatchObject({ chargesCreated: 0, chargesEnqueued: 1 });
+    const paid = await onlyCharge(h, sub.subscriptionId, { status: "paid", attemptCount: 3 });
+    expect(paid.paidAt).toEqual(day(3));
+    expect(paid.nextAttemptAt).toBeNull();
+    const attempts = await attemptsOf(h, paid.id);
+    expect(attempts.map((a) => a.status)).toEqual(["declined", "declined", "approved"]);
+    expect(attempts.slice(0, 2).every((a) => a.declineCode === "do_not_honour")).toBe(true);
+
     const subscription = await subscriptionRow(h, sub.subscriptionId);
     expect(subscription.status).toBe("active");
-    // Unpaid stopped billing; it resumes at the end of the paid period.
-    expect(subscription.nextBillingAt).toEqual(charge.periodEnd);
-    expect(await collections(h, card.cardToken)).toHaveLength(1);
+    expect(subscription.nextBillingAt).toEqual(paid.periodEnd);
+    expect(await eventTypesOf(h, sub.subscriptionId)).toEqual([
+      "charge.created",
+      "charge.attempt_started",
+      "charge.failed",
+      "charge.retry_scheduled",
+      "subscription.past_due",
+      "charge.attempt_started",
+      "charge.failed",
+      "charge.retry_scheduled",
+      "charge.attempt_started",
+      "charge.succeeded",
+      "subscription.state_changed",
+    ]);
+    // Exactly three collections on the card: the two declines, then the approval.
+    expect((await collections(h, sub.cardToken)).map((p) => p.status)).toEqual([
+      "FAILURE",
+      "FAILURE",
+      "SUCCESS",
+    ]);
   });
 
   it("stops on a token the gateway no longer knows (-7): card unusable, new-card link, invoice", async () => {

@@ -215,9 +215,9 @@ describe("billing CLI", () => {
     const tick = jsonOf<{ charges_created: number }>(await billing("scheduler", "--once"));
     expect(tick.charges_created).toBe(3);
     await chargeSettled(subs.alice.subscription_id, "paid");
-    // Insufficient funds is retried by dunning; "Do not honour" is a hard decline, ended at once.
+    // Both declines are retryable, so dunning schedules a retry one day later for each.
     await chargeSettled(subs.bob.subscription_id, "retrying");
-    await chargeSettled(subs.carol.subscription_id, "uncollectible");
+    await chargeSettled(subs.carol.subscription_id, "retrying");
 
     const [alicePaid] = await chargeOf(subs.alice.subscription_id);
     const refund = jsonOf<{ charge_id: string; status: string; amount: string }>(
@@ -237,16 +237,17 @@ describe("billing CLI", () => {
       await billing("dunning", "run", "--dry-run"),
     );
     expect(dry).toMatchObject({ dry_run: true, attempted: 0 });
-    expect(dry.charges.map((charge) => charge.subscription_id)).toEqual([subs.bob.subscription_id]);
+    expect(dry.charges.map((charge) => charge.subscription_id).sort()).toEqual(
+      [subs.bob.subscription_id, subs.carol.subscription_id].sort(),
+    );
     const run = jsonOf(await billing("dunning", "run"));
-    expect(run).toMatchObject({ attempted: 1, approved: 0, declined: 1, unknown: 0 });
+    expect(run).toMatchObject({ attempted: 2, approved: 0, declined: 2, unknown: 0 });
     const [bobCharge] = await chargeOf(subs.bob.subscription_id);
     expect(bobCharge).toMatchObject({ status: "retrying", attempt_count: 2 });
 
-    // The operator's retry collects even an uncollectible charge: declined once more, then paid.
+    // The operator's retry collects now, ahead of the schedule: carol's card pays its third try.
     const [carolCharge] = await chargeOf(subs.carol.subscription_id);
-    const declined = jsonOf<{ outcome: string }>(await billing("charges", "retry", carolCharge!.id));
-    expect(declined.outcome).toBe("declined");
+    expect(carolCharge).toMatchObject({ status: "retrying", attempt_count: 2 });
     const paid = jsonOf<{ outcome: string; attempt_number: number }>(
       await billing("charges", "retry", carolCharge!.id),
     );

@@ -158,6 +158,21 @@ describe("chargeOutcome: decision table", () => {
       },
     ],
     [
+      "do not honour at trial end is retried, even with policy cancel",
+      {
+        outcome: { kind: "declined", description: "DO NOT HONOUR" },
+        policy: CANCEL,
+        subscriptionState: "trialing",
+      },
+      {
+        charge: "retrying",
+        next: "2027-03-11T08:00:00.000Z",
+        firstFailed: NOW,
+        subscription: "trialing → past_due",
+        events: RETRY_AND_MOVED,
+      },
+    ],
+    [
       "third attempt declined: retry on day 5 after the first failure",
       { outcome: soft, subscriptionState: "past_due", attemptsMade: 3, firstFailedAt: at(firstFailure) },
       {
@@ -259,9 +274,9 @@ describe("chargeOutcome: decision table", () => {
       },
     ],
     [
-      "do not honour at trial end, policy cancel",
+      "stolen card at trial end, policy cancel",
       {
-        outcome: { kind: "declined", description: "DO NOT HONOUR" },
+        outcome: { kind: "declined", description: "STOLEN CARD" },
         policy: CANCEL,
         subscriptionState: "trialing",
       },

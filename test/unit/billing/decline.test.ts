@@ -11,9 +11,6 @@ describe("classifyDecline / explainDecline", () => {
     ["Stolen card, pick up", "hard_decline", "lost_or_stolen"],
     ["Lost card", "hard_decline", "lost_or_stolen"],
     ["Pick-up card", "hard_decline", "pick_up_card"],
-    ["Do not honour", "hard_decline", "do_not_honour"],
-    ["do not honor", "hard_decline", "do_not_honour"],
-    ["Don't honour", "hard_decline", "do_not_honour"],
     ["Invalid card number", "hard_decline", "invalid_account"],
     ["No such issuer", "hard_decline", "invalid_account"],
     ["Account closed", "hard_decline", "invalid_account"],
@@ -30,15 +27,22 @@ describe("classifyDecline / explainDecline", () => {
     ["Issuer unavailable", "retryable_decline", "issuer_unavailable"],
     ["System error, please try again", "retryable_decline", "issuer_unavailable"],
     ["Request timed out", "retryable_decline", "issuer_unavailable"],
+    // a generic decline (Visa: may be approved later); the dunning policy bounds the retries
+    ["Do not honour", "retryable_decline", "do_not_honour"],
+    ["do not honor", "retryable_decline", "do_not_honour"],
+    ["Don't honour", "retryable_decline", "do_not_honour"],
     // hard wins when both appear
     ["Insufficient funds; card expired", "hard_decline", "expired_card"],
+    ["Do not honour: card reported lost", "hard_decline", "lost_or_stolen"],
+    // a specific soft cause gives the reason over the generic one
+    ["Do not honour (insufficient funds)", "retryable_decline", "insufficient_funds"],
     // ISO 8583 codes alone
-    ["05", "hard_decline", "do_not_honour"],
+    ["05", "retryable_decline", "do_not_honour"],
     ["54", "hard_decline", "expired_card"],
     ["51", "retryable_decline", "insufficient_funds"],
     ["91", "retryable_decline", "issuer_unavailable"],
     [51, "retryable_decline", "insufficient_funds"],
-    [5, "hard_decline", "do_not_honour"],
+    [5, "retryable_decline", "do_not_honour"],
     ["r1", "hard_decline", "stop_payment"],
     // unknown text is retryable: the policy bounds the retries
     ["Transaction declined", "retryable_decline", "unrecognised"],
