@@ -1,6 +1,7 @@
 import type { EngineContext } from "../app/index.js";
 import { tokenStatus } from "../billing/index.js";
 import { callGateway } from "./call-gateway.js";
+import { cancelOrphanedCharge } from "./cancel-orphaned-charge.js";
 import { ChargeNotFoundError, ChargeOutcomeUnknownError, GatewayNotReachedError } from "./errors.js";
 import type { GatewayReport } from "./gateway-report.js";
 import { type ChargeSnapshot, loadCharge } from "./load-charge.js";
@@ -22,12 +23,13 @@ import { settleUnusableToken } from "./settle-unusable-token.js";
  *   2. a charge that is not ready (settled, not due, under review) is left alone;
  *   3. a card that cannot be charged ends collection without calling the gateway
  *      (settle-unusable-token.ts);
- *   4. otherwise: record the attempt and COMMIT (recordAttempt), call GetnewPayment (callGateway),
+ *   4. a waiting charge of a canceled subscription is canceled, never sent (cancel-orphaned-charge.ts);
+ *   5. otherwise: record the attempt and COMMIT (recordAttempt), call GetnewPayment (callGateway),
  *      record the outcome in one transaction (recordOutcome).
  *
  * An unknown outcome is thrown (ChargeOutcomeUnknownError) after it is recorded, so BullMQ retries
  * with backoff and the retry starts at step 1. The building blocks are exported for tools and
- * tests that need to stop between them (a crash between steps 4a and 4c, for instance).
+ * tests that need to stop between them (a crash between steps 5a and 5c, for instance).
  */
 export interface ProcessChargeOptions {
   /**
@@ -89,6 +91,13 @@ async function attemptCharge(
       paymentMethodId: paymentMethod?.id ?? null,
       reason: paymentMethod ? `card token ${token}` : "no card on file",
     });
+  }
+
+  // A late no-money outcome of an attempt that was in flight when the subscription was canceled
+  // leaves a waiting charge behind: it is canceled, never sent again (cancel-orphaned-charge.ts).
+  if (subscription.status === "canceled" && charge.status !== "uncollectible") {
+    if (await cancelOrphanedCharge(ctx, charge.id)) return skipped(charge.id, "settled");
+    return skipped(charge.id, "claimed_elsewhere");
   }
 
   // Decrypted before the attempt is recorded: a key problem must not leave an attempt behind.

@@ -5,6 +5,7 @@ import { dispatchDueCharges } from "./dispatch-due-charges.js";
 import { dispatchInvoices } from "./dispatch-invoices.js";
 import { dispatchResumedCharges } from "./dispatch-resumed-charges.js";
 import { dispatchStuckCharges } from "./dispatch-stuck-charges.js";
+import { dispatchTokenDeactivations } from "./dispatch-token-deactivations.js";
 
 /**
  * One pass of the billing scheduler. It only finds due work in Postgres and fans it out; the
@@ -17,7 +18,8 @@ import { dispatchStuckCharges } from "./dispatch-stuck-charges.js";
  *   3. enqueue charges whose collection resumes on a new card;
  *   4. re-enqueue charges stuck in processing with an old open attempt (crashed worker), to be
  *      reconciled;
- *   5. enqueue the invoice of uncollectible charges that have none.
+ *   5. enqueue the invoice of uncollectible charges that have none, or whose invoice is pending;
+ *   6. enqueue the stop of every live card of a canceled subscription that nothing live charges.
  *
  * "Now" is read once from the billing clock, so the whole pass agrees on it (a caller with a shared
  * clock refreshes it first: startTickWorker does).
@@ -39,6 +41,8 @@ export interface TickResult {
   /** Jobs added again for charges stuck in processing, to be reconciled. */
   reenqueued: number;
   invoicesEnqueued: number;
+  /** Stops of canceled subscriptions' cards queued again (their job was lost). */
+  tokenDeactivationsEnqueued: number;
   /** Subscriptions canceled at the end of their period. */
   subscriptionsCanceled: number;
 }
@@ -63,11 +67,13 @@ export async function runBillingTick(
     stuckAfterMs: options.stuckAfterMs ?? defaultQuietPeriodMs(ctx.config),
   });
   const invoicesEnqueued = await dispatchInvoices(ctx, { batchSize });
+  const tokenDeactivationsEnqueued = await dispatchTokenDeactivations(ctx, { batchSize });
   const result: TickResult = {
     chargesCreated: billing.chargesCreated,
     chargesEnqueued: due + resumed,
     reenqueued,
     invoicesEnqueued,
+    tokenDeactivationsEnqueued,
     subscriptionsCanceled: billing.subscriptionsCanceled,
   };
   ctx.logger.debug({ component: "scheduler", now: now.toISO(), ...result }, "billing tick");

@@ -1,0 +1,44 @@
+import { eq } from "drizzle-orm";
+import type { EngineContext } from "../app/index.js";
+import { assertChargeTransition } from "../billing/index.js";
+import { charges } from "../db/schema/index.js";
+import { recordEvent } from "../events/index.js";
+import { lockCharge } from "./apply-outcome.js";
+
+/**
+ * Rule: the card of a canceled subscription is never sent a new attempt. Canceling immediately
+ * cancels the subscription's waiting charges (scheduled, retrying) but leaves one in `processing`
+ * to its outcome; when that outcome moved no money (a retryable decline, or an unknown outcome
+ * CheckStatus proved was never taken) the charge comes back as `retrying`. Before any new attempt
+ * such a charge is canceled instead, exactly as the cancellation would have done, under the same
+ * locks (subscription, then charge), so it cannot race the cancellation or another worker.
+ *
+ * Returns false when there is nothing to cancel (the subscription is not canceled, or the charge
+ * moved on meanwhile).
+ */
+const WAITING = ["scheduled", "retrying"] as const;
+
+export async function cancelOrphanedCharge(
+  ctx: Pick<EngineContext, "db" | "clock">,
+  chargeId: string,
+): Promise<boolean> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const locked = await lockCharge(tx, chargeId);
+    if (locked?.subscription.status !== "canceled") return false;
+    const { status } = locked.charge;
+    if (!(WAITING as readonly string[]).includes(status)) return false;
+    assertChargeTransition(status, "canceled");
+    await tx.update(charges).set({ status: "canceled", nextAttemptAt: null }).where(eq(charges.id, chargeId));
+    await recordEvent(tx, {
+      type: "charge.canceled",
+      actor: "system",
+      occurredAt: now,
+      subscriptionId: locked.subscription.id,
+      customerId: locked.subscription.customerId,
+      chargeId,
+      data: { reason: "subscription canceled", previous_status: status },
+    });
+    return true;
+  });
+}
