@@ -8,12 +8,12 @@ import { type GatewayReport, reportFromError, reportFromReply } from "./gateway-
  *
  * Every call carries the attempt's orderId, recurring tokens included, because it is the only handle
  * CheckStatus (and a later Refund) has on the payment: without it an unknown outcome could never be
- * reconciled. The gateway client sends orderId and amount together, so the charge's amount goes
- * too; for a recurring token that is the amount the token was enrolled for (a plan's price never
- * changes), which the gateway accepts and would refuse (-10) if it differed.
+ * reconciled. The amount goes only with an autosave token: a recurring token implies the amount it
+ * was enrolled for, and the gateway's recurring collection takes none.
  */
 export interface GatewayCharge {
   readonly cardToken: string;
+  readonly kind: "recurring" | "autosave";
   readonly orderId: string;
   readonly amount: Money;
 }
@@ -26,7 +26,7 @@ export async function callGateway(
     const reply = await ctx.gateway.legacy.getNewPayment({
       cardToken: charge.cardToken,
       orderId: charge.orderId,
-      amount: charge.amount,
+      ...(charge.kind === "autosave" ? { amount: charge.amount } : {}),
     });
     return reportFromReply(reply);
   } catch (error) {

@@ -106,6 +106,7 @@ async function attemptCharge(
   if (!attempt) return skipped(charge.id, "claimed_elsewhere");
   const report = await callGateway(ctx, {
     cardToken,
+    kind: paymentMethod.kind,
     orderId: attempt.orderId,
     amount: { minor: charge.amountMinor, currency: charge.currency },
   });

@@ -312,6 +312,18 @@ describe("legacy GetnewPayment", () => {
     });
   });
 
+  it("charges a recurring token under our orderId without an amount", async () => {
+    gateway.on(`${V3}/GetnewPayment`, {
+      json: { result: 1, transactionId: "T-4", authcode: "A", mode: "Test" },
+    });
+    await gateway.client().legacy.getNewPayment({ cardToken: CARD_TOKEN, orderId: "chg_1_1" });
+    expect(gateway.last(`${V3}/GetnewPayment`).body).toEqual({
+      token: API_KEY,
+      cardToken: CARD_TOKEN,
+      orderId: "chg_1_1",
+    });
+  });
+
   it("sends the card token intact as JSON too", async () => {
     gateway.on(`${V3}/GetnewPayment`, {
       json: { result: 1, transactionId: "T-3", authcode: "A", mode: "live" },

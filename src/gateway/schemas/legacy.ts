@@ -62,10 +62,12 @@ export const getNewPaymentRequest = z
     orderId: present.optional(),
     amount: positiveDecimal.optional(),
   })
-  // Recurring tokens take neither (the amount is implied); autosave tokens need both.
-  .refine((body) => (body.orderId === undefined) === (body.amount === undefined), {
-    message: "orderId and amount go together (autosave token) or are both left out (recurring token)",
-    path: ["amount"],
+  // A recurring token implies its amount, so an amount only goes with an orderId (autosave tokens
+  // need both). An orderId alone is our reference for a recurring collection, which is what lets
+  // CheckStatus find the payment when the reply is lost.
+  .refine((body) => body.amount === undefined || body.orderId !== undefined, {
+    message: "amount goes with an orderId (autosave token); a recurring token sends no amount",
+    path: ["orderId"],
   });
 
 export const stopRecurringRequest = z.strictObject({ token: apiToken, cardToken: present });

@@ -74,7 +74,7 @@ export type PaymentLookup = { found: false } | { found: true; payment: PaymentRe
 
 export interface GetNewPaymentInput {
   cardToken: string;
-  /** Autosave tokens only, together with amount; unique per payment. */
+  /** Unique per payment: required with an autosave token, our reference with a recurring one. */
   orderId?: string;
   /** Autosave tokens only; a recurring token implies its amount. */
   amount?: Money;

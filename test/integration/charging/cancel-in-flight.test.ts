@@ -63,6 +63,7 @@ describe("cancel immediately while an attempt is in flight", () => {
     const { sub, charge, attempt } = await inFlightThenCanceled(CARDS.alwaysDeclined);
     const report = await callGateway(h.ctx, {
       cardToken: sub.cardToken,
+      kind: "recurring",
       orderId: attempt.orderId,
       amount: { minor: charge.amountMinor, currency: charge.currency },
     });

@@ -61,6 +61,7 @@ const outcome = await callGateway(
   { gateway },
   {
     cardToken,
+    kind: snapshot.paymentMethod.kind,
     orderId: attempt.orderId,
     amount: { minor: snapshot.charge.amountMinor, currency: snapshot.charge.currency },
   },
