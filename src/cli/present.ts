@@ -1,9 +1,9 @@
 import type { ChargeRow } from "../api/services/charges.js";
-import type { RefundRow } from "../api/services/refund-charge.js";
 import type { SubscriptionRow } from "../api/services/subscriptions.js";
 import type { Customer } from "../customers/index.js";
 import { toDecimalString } from "../money/index.js";
 import type { StoredPlan } from "../plans/index.js";
+import type { RefundRow } from "../refunds/index.js";
 
 /**
  * The JSON shapes the CLI prints: snake_case and ISO timestamps like the merchant API, amounts as

@@ -1,15 +1,16 @@
 import { and, eq, ne } from "drizzle-orm";
-import type { EngineContext } from "../../app/index.js";
-import { SqlState, violates } from "../../db/index.js";
-import { chargeAttempts, charges, refunds } from "../../db/schema/index.js";
-import { recordEvent } from "../../events/index.js";
+import { ApiProblem, notFound } from "../api/problem.js";
+import type { EngineContext } from "../app/index.js";
+import { SqlState, violates } from "../db/index.js";
+import { chargeAttempts, charges, refunds } from "../db/schema/index.js";
+import { recordEvent } from "../events/index.js";
 import {
   GatewayError,
   GatewayNotFoundError,
   GatewayRejectedError,
   type V1RefundResult,
-} from "../../gateway/index.js";
-import { ApiProblem, notFound } from "../problem.js";
+} from "../gateway/index.js";
+import { type RefundOutcome, type RefundRow, settleRefund } from "./settle.js";
 
 /**
  * Returns the whole payment of a paid charge through the gateway's v1 refund. The refunds row is
@@ -18,11 +19,15 @@ import { ApiProblem, notFound } from "../problem.js";
  * racing this one. Then the answer is recorded with an event:
  * - completed / under_processing: the gateway took it (under_processing: after settlement);
  * - failed: the gateway refused or was not reached; a later refund may try again;
- * - unknown: the call may have reached the gateway (timeout, dropped connection); the row blocks
- *   another refund until an operator has checked the gateway's ledger.
+ * - unknown: the call may have reached the gateway (timeout, dropped connection, any error that is
+ *   not a classified gateway failure); the row blocks another refund.
+ *
+ * A row left `requested` (crash mid-call, or the answer could not be written) or `unknown` is
+ * settled later from the gateway's CheckStatus by reconcileRefund (reconcile-refund.ts), which the
+ * billing tick runs once the quiet period is over.
  */
 
-export type RefundRow = typeof refunds.$inferSelect;
+export type { RefundRow } from "./settle.js";
 
 export interface RefundChargeInput {
   chargeId: string;
@@ -122,7 +127,17 @@ export async function refundCharge(ctx: RefundContext, input: RefundChargeInput)
   try {
     answer = await ctx.gateway.v1.refund({ transactionId, orderId: attempt.orderId });
   } catch (error) {
-    if (!(error instanceof GatewayError)) throw error;
+    if (!(error instanceof GatewayError)) {
+      // Not a classified gateway failure (a bug, a reply we could not even classify, …): the request
+      // may well have reached the gateway, so the outcome is unknown, never "still requested". The
+      // reconciler settles it from CheckStatus. If even this write fails, the row stays requested,
+      // which the reconciler also settles; the original error is the one worth reporting.
+      await settle(ctx, requested, input.actor, charge.subscriptionId, {
+        status: "unknown",
+        description: `the refund call ended with an unexpected error: ${messageOf(error)}`,
+      }).catch(() => undefined);
+      throw error;
+    }
     const settled = await settle(ctx, requested, input.actor, charge.subscriptionId, {
       status: error.outcomeUnknown ? "unknown" : "failed",
       description: error.description,
@@ -134,7 +149,7 @@ export async function refundCharge(ctx: RefundContext, input: RefundChargeInput)
       refused ? "refund_refused" : "gateway_error",
       refused ? "Refund refused by the gateway" : "Payment gateway error",
       `the refund of charge ${charge.id} failed: ${error.description}`,
-      { refund_id: requested.id, refund_status: "failed" },
+      { refund_id: requested.id, refund_status: settled.status },
     );
   }
   return settle(ctx, requested, input.actor, charge.subscriptionId, {
@@ -143,56 +158,22 @@ export async function refundCharge(ctx: RefundContext, input: RefundChargeInput)
   });
 }
 
-interface Outcome {
-  status: "completed" | "under_processing" | "failed" | "unknown";
-  gatewayRefundTransactionId?: string;
-  description?: string;
+function messageOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-const EVENT_OF: Record<Outcome["status"], string> = {
-  completed: "charge.refunded",
-  under_processing: "charge.refunded",
-  failed: "charge.refund_failed",
-  unknown: "charge.refund_unknown",
-};
-
+/**
+ * Records the answer to our own call. Only a row still `requested` is written: should the
+ * reconciler have settled it meanwhile (possible only once the quiet period is over), its answer
+ * stands and is returned.
+ */
 async function settle(
   ctx: RefundContext,
   refund: RefundRow,
   actor: string,
   subscriptionId: string,
-  outcome: Outcome,
+  outcome: RefundOutcome,
 ): Promise<RefundRow> {
-  const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(refunds)
-      .set({
-        status: outcome.status,
-        gatewayRefundTransactionId: outcome.gatewayRefundTransactionId ?? null,
-        description: outcome.description ?? null,
-        // An unknown outcome is not settled: the gateway has not told us anything yet.
-        settledAt: outcome.status === "unknown" ? null : now.toJSDate(),
-      })
-      .where(eq(refunds.id, refund.id))
-      .returning();
-    if (!row) throw new Error(`refund ${refund.id} vanished`);
-    await recordEvent(tx, {
-      type: EVENT_OF[outcome.status],
-      actor,
-      occurredAt: now,
-      subscriptionId,
-      chargeId: refund.chargeId,
-      data: {
-        refund_id: refund.id,
-        refund_status: outcome.status,
-        amount_minor: refund.amountMinor,
-        currency: refund.currency,
-        refunded_transaction_id: refund.refundedTransactionId,
-        gateway_refund_transaction_id: outcome.gatewayRefundTransactionId ?? null,
-        description: outcome.description ?? null,
-      },
-    });
-    return row;
-  });
+  const { row } = await settleRefund(ctx, { refund, actor, subscriptionId, outcome, from: ["requested"] });
+  return row;
 }

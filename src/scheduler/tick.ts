@@ -3,6 +3,7 @@ import { defaultQuietPeriodMs } from "../charging/index.js";
 import { billDueSubscriptions } from "./bill-due-subscriptions.js";
 import { dispatchDueCharges } from "./dispatch-due-charges.js";
 import { dispatchInvoices } from "./dispatch-invoices.js";
+import { dispatchRefunds } from "./dispatch-refunds.js";
 import { dispatchResumedCharges } from "./dispatch-resumed-charges.js";
 import { dispatchStuckCharges } from "./dispatch-stuck-charges.js";
 import { dispatchTokenDeactivations } from "./dispatch-token-deactivations.js";
@@ -19,7 +20,8 @@ import { dispatchTokenDeactivations } from "./dispatch-token-deactivations.js";
  *   4. re-enqueue charges stuck in processing with an old open attempt (crashed worker), to be
  *      reconciled;
  *   5. enqueue the invoice of uncollectible charges that have none, or whose invoice is pending;
- *   6. enqueue the stop of every live card of a canceled subscription that nothing live charges.
+ *   6. enqueue the stop of every live card of a canceled subscription that nothing live charges;
+ *   7. reconcile refunds left requested or unknown past the quiet period, from CheckStatus.
  *
  * "Now" is read once from the billing clock, so the whole pass agrees on it (a caller with a shared
  * clock refreshes it first: startTickWorker does).
@@ -31,6 +33,8 @@ export interface TickOptions {
   readonly maxPeriodsPerSubscription?: number;
   /** Age of an open attempt that marks its worker as gone; default the quiet period (quiet-period.ts). */
   readonly stuckAfterMs?: number;
+  /** Age of a requested or unknown refund before it is reconciled; default the quiet period. */
+  readonly refundQuietPeriodMs?: number;
 }
 
 export interface TickResult {
@@ -45,12 +49,14 @@ export interface TickResult {
   tokenDeactivationsEnqueued: number;
   /** Subscriptions canceled at the end of their period. */
   subscriptionsCanceled: number;
+  /** Refunds left requested or unknown that CheckStatus settled. */
+  refundsReconciled: number;
 }
 
 export const DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION = 12;
 
 export async function runBillingTick(
-  ctx: Pick<EngineContext, "db" | "clock" | "queues" | "logger" | "config">,
+  ctx: Pick<EngineContext, "db" | "clock" | "queues" | "logger" | "config" | "gateway">,
   options: TickOptions = {},
 ): Promise<TickResult> {
   const now = ctx.clock.now();
@@ -68,6 +74,10 @@ export async function runBillingTick(
   });
   const invoicesEnqueued = await dispatchInvoices(ctx, { batchSize });
   const tokenDeactivationsEnqueued = await dispatchTokenDeactivations(ctx, { batchSize });
+  const refundsReconciled = await dispatchRefunds(ctx, {
+    batchSize,
+    quietPeriodMs: options.refundQuietPeriodMs ?? defaultQuietPeriodMs(ctx.config),
+  });
   const result: TickResult = {
     chargesCreated: billing.chargesCreated,
     chargesEnqueued: due + resumed,
@@ -75,6 +85,7 @@ export async function runBillingTick(
     invoicesEnqueued,
     tokenDeactivationsEnqueued,
     subscriptionsCanceled: billing.subscriptionsCanceled,
+    refundsReconciled,
   };
   ctx.logger.debug({ component: "scheduler", now: now.toISO(), ...result }, "billing tick");
   return result;

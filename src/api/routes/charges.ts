@@ -1,4 +1,5 @@
 import type { EngineContext } from "../../app/index.js";
+import { refundCharge } from "../../refunds/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
 import {
@@ -12,7 +13,6 @@ import {
 import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
 import { chargeRetrySchema, resultDetail } from "../schemas/dunning.js";
 import { findCharge, listCharges } from "../services/charges.js";
-import { refundCharge } from "../services/refund-charge.js";
 import { retryCharge } from "../services/retry-charge.js";
 
 export function chargeRoutes(app: ApiApp, ctx: EngineContext): void {

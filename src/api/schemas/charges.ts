@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { CHARGE_STATES } from "../../billing/index.js";
 import { invoiceStatus, refundStatus } from "../../db/schema/index.js";
+import type { RefundRow } from "../../refunds/index.js";
 import type { ChargeRow, InvoiceView } from "../services/charges.js";
-import type { RefundRow } from "../services/refund-charge.js";
 import { iso, moneySchema, pageOf, pageQuery, presentMoney, timestamp } from "./common.js";
 
 export const chargeSchema = z

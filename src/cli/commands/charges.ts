@@ -1,8 +1,8 @@
 import { type Command, Option } from "commander";
 import { findCharge, listCharges } from "../../api/services/charges.js";
-import { refundCharge } from "../../api/services/refund-charge.js";
 import { CHARGE_STATES } from "../../billing/index.js";
 import { type RetryNowResult, retryChargeNow } from "../../dunning/index.js";
+import { refundCharge } from "../../refunds/index.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
 import { uuid } from "../options.js";
 import { fields, table } from "../output.js";

@@ -1,0 +1,14 @@
+/**
+ * Refunds of paid charges: the refund call (v1 POST /v1/payments/refund) and the reconciler that
+ * settles refunds whose answer was never recorded, from the gateway's CheckStatus.
+ */
+export {
+  RECONCILER_ACTOR,
+  type ReconcileRefundOptions,
+  type ReconcileRefundResult,
+  RefundNotFoundError,
+  reconcileRefund,
+  refundVerdict,
+} from "./reconcile-refund.js";
+export { type RefundChargeInput, refundCharge } from "./refund-charge.js";
+export { OPEN_REFUND_STATUSES, type RefundRow } from "./settle.js";

@@ -1,0 +1,46 @@
+import { and, asc, inArray } from "drizzle-orm";
+import type { EngineContext } from "../app/index.js";
+import { sentBefore } from "../charging/index.js";
+import { refunds } from "../db/schema/index.js";
+import { OPEN_REFUND_STATUSES, reconcileRefund } from "../refunds/index.js";
+
+/**
+ * Rule: no refund stays open forever. Refunds still `requested` (the process died mid-call) or
+ * `unknown` (the reply was lost) and older than the quiet period are reconciled here, in the tick,
+ * from the gateway's CheckStatus (refunds/reconcile-refund.ts): completed, under_processing, or
+ * failed when the gateway never saw the refund.
+ *
+ * One bounded batch per tick, oldest first, one CheckStatus per row, sequentially. No row lock is
+ * held across the gateway call: reconcileRefund is idempotent (its write is conditional on the row
+ * still being open), so overlapping ticks at worst ask the gateway twice. When CheckStatus is
+ * unavailable the rest of the batch waits for the next tick rather than hammering a gateway that
+ * is down. Age is measured on Postgres's clock (see charging/quiet-period.ts).
+ */
+export const MAX_REFUNDS_PER_TICK = 50;
+
+export async function dispatchRefunds(
+  ctx: Pick<EngineContext, "db" | "gateway" | "clock" | "logger" | "config">,
+  options: { batchSize: number; quietPeriodMs: number },
+): Promise<number> {
+  const { quietPeriodMs } = options;
+  const limit = Math.min(options.batchSize, MAX_REFUNDS_PER_TICK);
+  const stale = await ctx.db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(
+      and(inArray(refunds.status, [...OPEN_REFUND_STATUSES]), sentBefore(refunds.createdAt, quietPeriodMs)),
+    )
+    .orderBy(asc(refunds.createdAt), asc(refunds.id))
+    .limit(limit);
+  let reconciled = 0;
+  for (const { id } of stale) {
+    try {
+      const result = await reconcileRefund(ctx, id, { quietPeriodMs });
+      if (result.kind === "settled") reconciled += 1;
+      if (result.kind === "unavailable") break;
+    } catch (err) {
+      ctx.logger.error({ err, refundId: id }, "reconciling a refund failed; trying again next tick");
+    }
+  }
+  return reconciled;
+}
