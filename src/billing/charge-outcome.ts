@@ -51,6 +51,16 @@ export type UncollectibleReason = "hard_decline" | "retries_exhausted" | "token_
 
 export type ChargeEvent =
   | { readonly type: "charge.paid"; readonly attempt: number; readonly transactionId: string | null }
+  /**
+   * The money was taken although the subscription had already been canceled (an attempt in flight
+   * when it was canceled immediately, approved afterwards). Nothing is refunded automatically: an
+   * operator decides, and refunds with `billing charges refund` if it is owed.
+   */
+  | {
+      readonly type: "charge.paid_after_cancellation";
+      readonly attempt: number;
+      readonly transactionId: string | null;
+    }
   | {
       readonly type: "charge.declined";
       readonly attempt: number;
@@ -96,7 +106,8 @@ function terminalState(action: TerminalAction): SubscriptionState {
  * - `active` + paid: no change; the renewal was recorded when the period began.
  * - `past_due` + retrying: stays past_due; `unpaid` stays unpaid until a payment succeeds.
  * - `paused`, `canceled`: a late outcome of a charge created before the pause or cancellation
- *   changes the charge only; the merchant's decision stands.
+ *   changes the charge only; the merchant's decision stands. A late approval of a canceled
+ *   subscription's charge is also reported as `charge.paid_after_cancellation`, for an operator.
  * - `pending_enrollment`: its first payment goes through the hosted checkout, not this path.
  */
 function subscriptionAfter(
@@ -175,13 +186,15 @@ export function chargeOutcome(input: ChargeOutcomeInput): ChargeOutcomeResult {
   if (outcome.kind !== "token_unusable") assertAttemptWasSent(input);
 
   switch (outcome.kind) {
-    case "approved":
-      return result(input, "paid", {
-        collection: "paid",
-        events: [
-          { type: "charge.paid", attempt: attemptsMade, transactionId: outcome.transactionId ?? null },
-        ],
-      });
+    case "approved": {
+      const transactionId = outcome.transactionId ?? null;
+      const events: ChargeEvent[] = [{ type: "charge.paid", attempt: attemptsMade, transactionId }];
+      // The subscription stays canceled (see subscriptionAfter), but someone must hear of the money.
+      if (input.subscriptionState === "canceled") {
+        events.push({ type: "charge.paid_after_cancellation", attempt: attemptsMade, transactionId });
+      }
+      return result(input, "paid", { collection: "paid", events });
+    }
 
     case "unknown":
       return result(input, "needs_review", {

@@ -2,6 +2,7 @@ import { and, count, eq, gte } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import {
   type AttemptOutcome,
+  assertChargeTransition,
   type ChargeEvent,
   type ChargeOutcomeResult,
   type ChargeState,
@@ -26,17 +27,27 @@ import { subscriptionPatch } from "./subscription-patch.js";
  * Dunning counts attempts per card (card-network retry limits are per card): only the declines
  * made since the subscription's current card was saved count, and first_failed_at restarts with
  * a new card.
+ *
+ * A canceled subscription's charge (its attempt was in flight when it was canceled immediately)
+ * is never sent again: when the reducer would have it retry, it is canceled here instead
+ * (retrying → canceled, as cancelOrphanedCharge would do later) and no retry is announced. When
+ * its attempt was approved, the money was taken for a subscription that has ended: the reducer's
+ * `charge.paid_after_cancellation` is logged with the amount and canceled_at for an operator (no
+ * automatic refund), and the effects ask for a warning in the log.
  */
 export interface LockedCharge {
   readonly charge: {
     readonly id: string;
     readonly status: ChargeState;
     readonly firstFailedAt: DateTime | null;
+    readonly amountMinor: number;
+    readonly currency: string;
   };
   readonly subscription: {
     readonly id: string;
     readonly customerId: string;
     readonly status: SubscriptionState;
+    readonly canceledAt: DateTime | null;
     readonly paymentMethodId: string | null;
     readonly billingAnchor: DateTime | null;
     readonly timezone: string;
@@ -59,6 +70,7 @@ export async function lockCharge(tx: Tx, chargeId: string): Promise<LockedCharge
       id: subscriptions.id,
       customerId: subscriptions.customerId,
       status: subscriptions.status,
+      canceledAt: subscriptions.canceledAt,
       paymentMethodId: subscriptions.paymentMethodId,
       billingAnchor: subscriptions.billingAnchor,
       timezone: subscriptions.timezone,
@@ -74,7 +86,13 @@ export async function lockCharge(tx: Tx, chargeId: string): Promise<LockedCharge
     .where(eq(subscriptions.id, owner.subscriptionId))
     .for("update", { of: subscriptions });
   const [charge] = await tx
-    .select({ id: charges.id, status: charges.status, firstFailedAt: charges.firstFailedAt })
+    .select({
+      id: charges.id,
+      status: charges.status,
+      firstFailedAt: charges.firstFailedAt,
+      amountMinor: charges.amountMinor,
+      currency: charges.currency,
+    })
     .from(charges)
     .where(eq(charges.id, chargeId))
     .for("update");
@@ -92,11 +110,14 @@ export async function lockCharge(tx: Tx, chargeId: string): Promise<LockedCharge
       id: charge.id,
       status: charge.status,
       firstFailedAt: charge.firstFailedAt && toInstant(charge.firstFailedAt),
+      amountMinor: charge.amountMinor,
+      currency: charge.currency,
     },
     subscription: {
       id: subscription.id,
       customerId: subscription.customerId,
       status: subscription.status,
+      canceledAt: subscription.canceledAt && toInstant(subscription.canceledAt),
       paymentMethodId: subscription.paymentMethodId,
       billingAnchor: subscription.billingAnchor && toInstant(subscription.billingAnchor),
       timezone: subscription.timezone,
@@ -127,6 +148,18 @@ export interface OutcomeEffects {
   readonly invoiceChargeId: string | null;
   /** The subscription was canceled: its card token is to be deactivated at the gateway. */
   readonly deactivatePaymentMethodId: string | null;
+  /** Money was taken after the subscription was canceled: an operator is warned in the log. */
+  readonly paidAfterCancellation: PaidAfterCancellation | null;
+}
+
+/** The data of a `charge.paid_after_cancellation` event (snake_case, as every event's data). */
+export interface PaidAfterCancellation {
+  readonly charge_id: string;
+  readonly subscription_id: string;
+  readonly transaction_id: string | null;
+  readonly amount_minor: number;
+  readonly currency: string;
+  readonly canceled_at: string | null;
 }
 
 export interface AppliedOutcome {
@@ -141,7 +174,7 @@ export async function applyOutcome(
 ): Promise<AppliedOutcome> {
   const { charge, subscription, declinesOnCard } = locked;
   const { now } = input;
-  const result = chargeOutcome({
+  const decided = chargeOutcome({
     chargeState: charge.status,
     subscriptionState: subscription.status,
     outcome: input.outcome,
@@ -150,6 +183,8 @@ export async function applyOutcome(
     firstFailedAt: declinesOnCard > 0 ? charge.firstFailedAt : null,
     now,
   });
+  const result = subscription.status === "canceled" ? withoutRetry(decided) : decided;
+  const canceledHere = result !== decided;
 
   await tx
     .update(charges)
@@ -182,8 +217,21 @@ export async function applyOutcome(
       .where(eq(subscriptions.id, subscription.id));
   }
 
+  let paidAfterCancellation: PaidAfterCancellation | null = null;
   for (const event of result.events) {
     const logged = loggedEvent(event);
+    let context: PaidAfterCancellation | null = null;
+    if (event.type === "charge.paid_after_cancellation") {
+      context = {
+        charge_id: charge.id,
+        subscription_id: subscription.id,
+        transaction_id: event.transactionId,
+        amount_minor: charge.amountMinor,
+        currency: charge.currency,
+        canceled_at: subscription.canceledAt?.toUTC().toISO() ?? null,
+      };
+      paidAfterCancellation = context;
+    }
     await recordEvent(tx, {
       type: logged.type,
       actor: input.actor,
@@ -191,7 +239,18 @@ export async function applyOutcome(
       subscriptionId: subscription.id,
       customerId: subscription.customerId,
       chargeId: charge.id,
-      data: { ...logged.data, ...input.eventData?.[event.type] },
+      data: { ...logged.data, ...context, ...input.eventData?.[event.type] },
+    });
+  }
+  if (canceledHere) {
+    await recordEvent(tx, {
+      type: "charge.canceled",
+      actor: input.actor,
+      occurredAt: now,
+      subscriptionId: subscription.id,
+      customerId: subscription.customerId,
+      chargeId: charge.id,
+      data: { reason: "subscription canceled", previous_status: charge.status },
     });
   }
 
@@ -200,6 +259,23 @@ export async function applyOutcome(
     effects: {
       invoiceChargeId: result.chargeState === "uncollectible" ? charge.id : null,
       deactivatePaymentMethodId: change?.to === "canceled" ? subscription.paymentMethodId : null,
+      paidAfterCancellation,
     },
+  };
+}
+
+/**
+ * A canceled subscription's charge that the reducer would retry is canceled instead: the retry
+ * would charge the card of a subscription that has ended. The decline is still recorded; the
+ * retry is not announced.
+ */
+function withoutRetry(decided: ChargeOutcomeResult): ChargeOutcomeResult {
+  if (decided.chargeState !== "retrying") return decided;
+  assertChargeTransition("retrying", "canceled");
+  return {
+    ...decided,
+    chargeState: "canceled",
+    nextAttemptAt: null,
+    events: decided.events.filter((event) => event.type !== "charge.retry_scheduled"),
   };
 }

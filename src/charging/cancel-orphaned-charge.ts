@@ -9,8 +9,10 @@ import { lockCharge } from "./apply-outcome.js";
  * Rule: the card of a canceled subscription is never sent a new attempt. Canceling immediately
  * cancels the subscription's waiting charges (scheduled, retrying) but leaves one in `processing`
  * to its outcome; when that outcome moved no money (a retryable decline, or an unknown outcome
- * CheckStatus proved was never taken) the charge comes back as `retrying`. Before any new attempt
- * such a charge is canceled instead, exactly as the cancellation would have done, under the same
+ * CheckStatus proved was never taken) the outcome's own transaction cancels the charge
+ * (apply-outcome.ts, release-attempt.ts). This is the backstop for a waiting charge of a canceled
+ * subscription found anyway (one left `retrying` before that rule existed, for instance): before
+ * any new attempt it is canceled, exactly as the cancellation would have done, under the same
  * locks (subscription, then charge), so it cannot race the cancellation or another worker.
  *
  * Returns false when there is nothing to cancel (the subscription is not canceled, or the charge

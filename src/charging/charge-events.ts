@@ -24,6 +24,9 @@ export function loggedEvent(event: ChargeEvent): LoggedEvent {
         type: EVENT_TYPES.chargeSucceeded,
         data: { attempt: event.attempt, transaction_id: event.transactionId },
       };
+    // An operator's signal, not a webhook: apply-outcome.ts adds the charge, amount and canceled_at.
+    case "charge.paid_after_cancellation":
+      return { type: event.type, data: { attempt: event.attempt, transaction_id: event.transactionId } };
     case "charge.declined":
       return {
         type: EVENT_TYPES.chargeFailed,

@@ -94,7 +94,8 @@ async function attemptCharge(
   }
 
   // A late no-money outcome of an attempt that was in flight when the subscription was canceled
-  // leaves a waiting charge behind: it is canceled, never sent again (cancel-orphaned-charge.ts).
+  // cancels its charge itself; a waiting charge of a canceled subscription found anyway is
+  // canceled here, never sent again (cancel-orphaned-charge.ts).
   if (subscription.status === "canceled" && charge.status !== "uncollectible") {
     if (await cancelOrphanedCharge(ctx, charge.id)) return skipped(charge.id, "settled");
     return skipped(charge.id, "claimed_elsewhere");

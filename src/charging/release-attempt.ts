@@ -3,6 +3,7 @@ import type { EngineContext } from "../app/index.js";
 import { assertChargeTransition } from "../billing/index.js";
 import { chargeAttempts, charges, paymentMethods } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
+import { lockCharge } from "./apply-outcome.js";
 
 /**
  * Rule: an attempt known to have moved no money is closed as failed_permanently, and its charge
@@ -14,6 +15,11 @@ import { recordEvent } from "../events/index.js";
  * refused the request before processing it (429, no connection), and when it answered -7 (the card
  * token is unusable, which is then recorded on the payment method: the charge is settled by the
  * unusable-card path on its next run, without calling the gateway again).
+ *
+ * When the subscription was canceled meanwhile (immediately, with this attempt in flight), the
+ * charge is canceled instead of waiting (retrying → canceled, in the same transaction): the card of
+ * a canceled subscription is never sent a new attempt. Rows are locked subscription first, then
+ * charge, as everywhere else (apply-outcome.ts).
  */
 export interface Release {
   readonly chargeId: string;
@@ -33,12 +39,9 @@ export async function releaseAttempt(
 ): Promise<boolean> {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [charge] = await tx
-      .select({ status: charges.status, subscriptionId: charges.subscriptionId })
-      .from(charges)
-      .where(eq(charges.id, release.chargeId))
-      .for("update");
-    if (charge?.status !== "processing") return false;
+    const locked = await lockCharge(tx, release.chargeId);
+    if (locked?.charge.status !== "processing") return false;
+    const { charge, subscription } = locked;
     const [closed] = await tx
       .update(chargeAttempts)
       .set({
@@ -56,9 +59,15 @@ export async function releaseAttempt(
       .returning({ id: chargeAttempts.id });
     if (!closed) return false;
     assertChargeTransition(charge.status, "retrying");
+    const canceled = subscription.status === "canceled";
+    if (canceled) assertChargeTransition("retrying", "canceled");
     await tx
       .update(charges)
-      .set({ status: "retrying", nextAttemptAt: now.toJSDate() })
+      .set(
+        canceled
+          ? { status: "canceled", nextAttemptAt: null }
+          : { status: "retrying", nextAttemptAt: now.toJSDate() },
+      )
       .where(eq(charges.id, release.chargeId));
     if (release.unusablePaymentMethodId) {
       await tx
@@ -72,10 +81,21 @@ export async function releaseAttempt(
       type: "charge.attempt_released",
       actor: release.actor,
       occurredAt: now,
-      subscriptionId: charge.subscriptionId,
+      subscriptionId: subscription.id,
       chargeId: release.chargeId,
       data: { attempt: release.attemptNumber, code: release.code, description: release.description },
     });
+    if (canceled) {
+      await recordEvent(tx, {
+        type: "charge.canceled",
+        actor: release.actor,
+        occurredAt: now,
+        subscriptionId: subscription.id,
+        customerId: subscription.customerId,
+        chargeId: release.chargeId,
+        data: { reason: "subscription canceled", previous_status: charge.status },
+      });
+    }
     return true;
   });
 }

@@ -68,6 +68,7 @@ export function registerProcesses(program: Command, cli: Cli): void {
         charges_enqueued: result.chargesEnqueued,
         reenqueued: result.reenqueued,
         invoices_enqueued: result.invoicesEnqueued,
+        token_deactivations_enqueued: result.tokenDeactivationsEnqueued,
         subscriptions_canceled: result.subscriptionsCanceled,
       };
       cli.output(command).result(shown, () => fields(shown));

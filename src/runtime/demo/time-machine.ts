@@ -68,7 +68,12 @@ export class TimeMachine {
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       const tick = await runBillingTick(this.ctx, { batchSize: this.ctx.config.BILLING_BATCH_SIZE });
       await this.waitIdle();
-      const work = tick.chargesCreated + tick.chargesEnqueued + tick.reenqueued + tick.invoicesEnqueued;
+      const work =
+        tick.chargesCreated +
+        tick.chargesEnqueued +
+        tick.reenqueued +
+        tick.invoicesEnqueued +
+        tick.tokenDeactivationsEnqueued;
       if (work + tick.subscriptionsCanceled === 0) return;
     }
     throw new Error(`billing ticks kept finding work after ${MAX_ROUNDS} rounds at ${this.now().toISO()}`);

@@ -114,9 +114,26 @@ describe("chargeOutcome: decision table", () => {
       { charge: "paid", next: null, firstFailed: null, subscription: null, events: PAID },
     ],
     [
-      "late approval after cancellation changes only the charge",
+      "late approval after cancellation changes only the charge, and is flagged for an operator",
       { subscriptionState: "canceled" },
-      { charge: "paid", next: null, firstFailed: null, subscription: null, events: PAID },
+      {
+        charge: "paid",
+        next: null,
+        firstFailed: null,
+        subscription: null,
+        events: ["charge.paid", "charge.paid_after_cancellation"],
+      },
+    ],
+    [
+      "review finds the money was taken after cancellation",
+      { chargeState: "needs_review", subscriptionState: "canceled", attemptsMade: 2 },
+      {
+        charge: "paid",
+        next: null,
+        firstFailed: null,
+        subscription: null,
+        events: ["charge.paid", "charge.paid_after_cancellation"],
+      },
     ],
     [
       "review finds the money was taken",
@@ -406,6 +423,10 @@ describe("chargeOutcome: decision table", () => {
     expect(chargeOutcome(input({ outcome: approved })).events).toEqual([
       { type: "charge.paid", attempt: 1, transactionId: "T-1" },
     ]);
+    expect(chargeOutcome(input({ outcome: approved, subscriptionState: "canceled" })).events).toEqual([
+      { type: "charge.paid", attempt: 1, transactionId: "T-1" },
+      { type: "charge.paid_after_cancellation", attempt: 1, transactionId: "T-1" },
+    ]);
     expect(chargeOutcome(input({ outcome: rejected })).events).toEqual([
       { type: "charge.needs_review", reason: "gateway_rejected", code: -10, description: "Bad Request" },
     ]);
@@ -486,6 +507,10 @@ describe("chargeOutcome: properties", () => {
         if (result.nextAttemptAt) expect(result.nextAttemptAt >= candidate.now).toBe(true);
         const moved = result.events.filter((event) => event.type === "subscription.state_changed");
         expect(moved.length).toBe(result.subscriptionChange ? 1 : 0);
+        const flagged = result.events.filter((event) => event.type === "charge.paid_after_cancellation");
+        expect(flagged.length).toBe(
+          result.chargeState === "paid" && candidate.subscriptionState === "canceled" ? 1 : 0,
+        );
       }),
     );
   });

@@ -47,5 +47,11 @@ describe("event-log entries of the outcome reducer's facts", () => {
     expect(isWebhookEventType(loggedEvent({ type: "payment_method.unusable", description: "-7" }).type)).toBe(
       false,
     );
+    const late = loggedEvent({ type: "charge.paid_after_cancellation", attempt: 1, transactionId: "T" });
+    expect(late).toEqual({
+      type: "charge.paid_after_cancellation",
+      data: { attempt: 1, transaction_id: "T" },
+    });
+    expect(isWebhookEventType(late.type)).toBe(false);
   });
 });
