@@ -12,3 +12,4 @@ export {
   type SharedClockOptions,
 } from "./clock.js";
 export type { EngineContext } from "./context.js";
+export { runTick } from "./tick.js";

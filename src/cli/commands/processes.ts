@@ -1,9 +1,9 @@
 import type { Command } from "commander";
+import { runTick } from "../../app/index.js";
 import { loadConfig } from "../../config/index.js";
 import { createLogger, type Logger } from "../../logger/index.js";
 import { type Closable, gracefulShutdown } from "../../queue/index.js";
 import type { EngineParts } from "../../runtime/index.js";
-import { runBillingTick } from "../../scheduler/index.js";
 import type { Cli } from "../cli.js";
 import { integer } from "../options.js";
 import { fields } from "../output.js";
@@ -60,9 +60,8 @@ export function registerProcesses(program: Command, cli: Cli): void {
       if (!options.once) {
         return runParts(cli, command, "billing-scheduler", { http: false, scheduler: true, workers: false });
       }
-      const result = await cli.withEngine((ctx) =>
-        runBillingTick(ctx, { batchSize: ctx.config.BILLING_BATCH_SIZE }),
-      );
+      // The same tick the scheduler process runs: billing, refunds, webhooks, expiring-card notices.
+      const result = await cli.withEngine((ctx) => runTick(ctx));
       const shown = {
         charges_created: result.chargesCreated,
         charges_enqueued: result.chargesEnqueued,
@@ -70,6 +69,9 @@ export function registerProcesses(program: Command, cli: Cli): void {
         invoices_enqueued: result.invoicesEnqueued,
         token_deactivations_enqueued: result.tokenDeactivationsEnqueued,
         subscriptions_canceled: result.subscriptionsCanceled,
+        refunds_reconciled: result.refundsReconciled,
+        webhooks_dispatched: result.webhooksDispatched,
+        expiring_notices: result.expiringNotices,
       };
       cli.output(command).result(shown, () => fields(shown));
     });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runTick } from "../../../src/app/index.js";
 import { enroll } from "../../../src/enrollment/index.js";
 import { createWebhookEndpoint } from "../../../src/webhooks/index.js";
-import { runTick, webhooks } from "../../../workers/roles.js";
+import { webhooks } from "../../../workers/roles.js";
 import { WebhookReceiver } from "../../webhooks/receiver.js";
 import {
   type EnrollmentWorld,
