@@ -1,8 +1,11 @@
 import { pgEnum } from "drizzle-orm/pg-core";
+import { ATTEMPT_STATES, CHARGE_STATES } from "../../billing/charge-states.js";
+import { SUBSCRIPTION_STATES } from "../../billing/subscription-states.js";
 
 /**
  * Every state machine of the engine as a Postgres enum, so a row can never hold a state the code
- * does not know. Adding a value is a migration; removing one is not supported by Postgres.
+ * does not know. The subscription, charge and attempt states come from the domain's own tables
+ * (src/billing), so the two cannot drift apart. Adding a value is a migration; removing one is not supported by Postgres.
  */
 
 export const intervalUnit = pgEnum("interval_unit", ["day", "week", "month", "year"]);
@@ -17,39 +20,16 @@ export const billingMode = pgEnum("billing_mode", ["recurring", "autosave"]);
 /** Language of the hosted checkout page and of customer-facing documents. */
 export const language = pgEnum("language", ["en", "ar"]);
 
-export const subscriptionStatus = pgEnum("subscription_status", [
-  "pending_enrollment",
-  "trialing",
-  "active",
-  "past_due",
-  "unpaid",
-  "paused",
-  "canceled",
-]);
+export const subscriptionStatus = pgEnum("subscription_status", SUBSCRIPTION_STATES);
 
 export const enrollmentStatus = pgEnum("enrollment_status", ["pending", "completed", "failed", "expired"]);
 
 /** Outcome of the gateway's automatic return of money on an isVoid enrollment (`refunded=yes|no`). */
 export const voidRefunded = pgEnum("void_refunded", ["yes", "no"]);
 
-export const chargeStatus = pgEnum("charge_status", [
-  "scheduled",
-  "processing",
-  "retrying",
-  "paid",
-  "needs_review",
-  "uncollectible",
-  "canceled",
-]);
+export const chargeStatus = pgEnum("charge_status", CHARGE_STATES);
 
-export const chargeAttemptStatus = pgEnum("charge_attempt_status", [
-  "in_flight",
-  "approved",
-  "declined",
-  "unknown",
-  "needs_review",
-  "failed_permanently",
-]);
+export const chargeAttemptStatus = pgEnum("charge_attempt_status", ATTEMPT_STATES);
 
 export const invoiceStatus = pgEnum("invoice_status", ["pending", "created", "failed"]);
 
