@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "../../../src/apikeys/index.js";
 import { idempotencyKeys, plans } from "../../../src/db/schema/index.js";
 import { type ApiHarness, createApiHarness, PLAN_BODY } from "./support.js";
@@ -105,7 +105,14 @@ describe("Idempotency-Key", () => {
     const key = randomUUID();
     const body = { customer_id: customer.id, plan_id: plan.id };
     const first = api.call("POST", "/v1/subscriptions", withKey(key, body));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Waits until the first request holds the key (its row exists), not for a guessed time.
+    await vi.waitFor(
+      async () => {
+        const held = await api.h.ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+        expect(held).toHaveLength(1);
+      },
+      { timeout: 5_000, interval: 10 },
+    );
     const duplicate = await api.call("POST", "/v1/subscriptions", withKey(key, body));
     expect(duplicate.statusCode).toBe(409);
     expect(duplicate.json()).toMatchObject({ code: "idempotency_key_in_progress" });
