@@ -1,6 +1,6 @@
 import { IllegalTransitionError, PlanInputError } from "../billing/index.js";
 import { SubscriptionNotFoundError } from "../cancellation/index.js";
-import { ChargeNotFoundError } from "../charging/index.js";
+import { ChargeNotFoundError, ChargeNotHeldError } from "../charging/index.js";
 import { CustomerInputError } from "../customers/index.js";
 import { SqlState, violates } from "../db/index.js";
 import { EnrollmentCheckoutError, EnrollmentError, type EnrollmentErrorCode } from "../enrollment/index.js";
@@ -69,6 +69,11 @@ export function domainProblem(error: unknown): ApiProblem | undefined {
   }
   if (error instanceof SubscriptionNotFoundError) return notFound("subscription", error.subscriptionId);
   if (error instanceof ChargeNotFoundError) return notFound("charge", error.chargeId);
+  if (error instanceof ChargeNotHeldError) {
+    return new ApiProblem(422, "charge_not_held", "Charge is not held for review", error.message, {
+      charge_status: error.chargeStatus,
+    });
+  }
   if (error instanceof EnrollmentError) return enrollmentProblem(error);
   if (error instanceof GatewayError) {
     return new ApiProblem(

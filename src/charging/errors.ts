@@ -1,9 +1,28 @@
+import type { ChargeState } from "../billing/index.js";
+
 /** The job names a charge that does not exist: no retry can help. */
 export class ChargeNotFoundError extends Error {
   override name = "ChargeNotFoundError";
 
   constructor(readonly chargeId: string) {
     super(`charge ${chargeId} does not exist`);
+  }
+}
+
+/**
+ * An operator asked to reconcile a charge that is not held for review with an attempt whose outcome
+ * stayed unknown (reconcileHeldCharge): it is in another state, or under review for another reason.
+ */
+export class ChargeNotHeldError extends Error {
+  override name = "ChargeNotHeldError";
+
+  constructor(
+    readonly chargeId: string,
+    /** The charge's status when it was refused; null when another settlement raced ahead. */
+    readonly chargeStatus: ChargeState | null,
+    readonly why: string,
+  ) {
+    super(`charge ${chargeId} is not held for review with an unknown outcome: ${why}`);
   }
 }
 

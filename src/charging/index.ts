@@ -7,6 +7,7 @@ export { callGateway, type GatewayCharge } from "./call-gateway.js";
 export {
   AttemptInFlightError,
   ChargeNotFoundError,
+  ChargeNotHeldError,
   ChargeOutcomeUnknownError,
   ChargeRetryLaterError,
   GatewayNotReachedError,
@@ -29,6 +30,11 @@ export {
   type ReconcileInput,
   type StatusLookup,
 } from "./reconcile-decision.js";
+export {
+  type ReconcileHeldOptions,
+  type ReconcileHeldResult,
+  reconcileHeldCharge,
+} from "./reconcile-held-charge.js";
 export { type ClaimedCharge, type RecordedAttempt, recordAttempt } from "./record-attempt.js";
 export { type FinalReport, type OutcomeInput, recordOutcome } from "./record-outcome.js";
 export type { ChargeResult, SkipReason } from "./result.js";

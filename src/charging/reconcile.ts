@@ -21,7 +21,8 @@ export type Reconciled =
 
 const ACTOR = "reconciler";
 
-async function lookUp(
+/** CheckStatus on an orderId; a failure to ask is an answer too (`failed`), never thrown. */
+export async function lookUpStatus(
   ctx: Pick<EngineContext, "gateway" | "logger">,
   orderId: string,
 ): Promise<StatusLookup> {
@@ -41,7 +42,7 @@ export async function reconcileAttempt(
   if (attempt.status === "in_flight" && !attempt.quiet)
     throw new AttemptInFlightError(chargeId, attempt.attemptNumber, attempt.orderId);
   const decision = decideReconcile({
-    lookup: await lookUp(ctx, attempt.orderId),
+    lookup: await lookUpStatus(ctx, attempt.orderId),
     quiet: attempt.quiet,
     reconcileTries: attempt.reconcileTries,
     maxTries: ctx.config.RECONCILE_MAX_TRIES,

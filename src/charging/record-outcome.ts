@@ -7,11 +7,13 @@ import { type AppliedOutcome, applyOutcome, lockCharge } from "./apply-outcome.j
 import type { GatewayReport } from "./gateway-report.js";
 import { runOutcomeEffects } from "./outcome-effects.js";
 import { type ChargeResult, skipped } from "./result.js";
+import { settlingFrom } from "./settling-from.js";
 
 /**
  * Rule: the settled outcome of an attempt is recorded in ONE transaction with its charge, its
  * subscription and the event log (chargeOutcome decides; apply-outcome.ts writes). Only an open
- * attempt (in_flight or unknown) of a charge in `processing` is settled: the conditional update
+ * attempt (in_flight or unknown) of a charge in `processing` is settled, or, for an operator's
+ * reconcile, a held attempt (needs_review) of a charge in `needs_review`: the conditional update
  * lets exactly one of two racing workers record it, and the other returns `already_recorded`.
  *
  * | report     | attempt            | reducer outcome |
@@ -34,6 +36,12 @@ export interface OutcomeInput {
   readonly report: FinalReport;
   /** Who learned the outcome: "gateway" for a reply, "reconciler" for a status check. */
   readonly actor: string;
+  /**
+   * The attempt is one reconciliation gave up on (attempt and charge in needs_review) and an
+   * operator's status check settles it (reconcile-held-charge.ts); otherwise the attempt is open
+   * and its charge in processing. Default false.
+   */
+  readonly held?: boolean;
 }
 
 function attemptColumns(report: FinalReport, settledAt: Date): PgUpdateSetSource<typeof chargeAttempts> {
@@ -108,12 +116,13 @@ export async function recordOutcome(
   const { chargeId, attempt, report } = input;
   const now = ctx.clock.now();
   const applied = await ctx.db.transaction(async (tx): Promise<AppliedOutcome | null> => {
+    const from = settlingFrom(input.held ?? false);
     const locked = await lockCharge(tx, chargeId);
-    if (locked?.charge.status !== "processing") return null;
+    if (locked?.charge.status !== from.charge) return null;
     const [settled] = await tx
       .update(chargeAttempts)
       .set(attemptColumns(report, now.toJSDate()))
-      .where(and(eq(chargeAttempts.id, attempt.id), inArray(chargeAttempts.status, ["in_flight", "unknown"])))
+      .where(and(eq(chargeAttempts.id, attempt.id), inArray(chargeAttempts.status, from.attempt)))
       .returning({ id: chargeAttempts.id });
     if (!settled) return null;
     return applyOutcome(tx, locked, {

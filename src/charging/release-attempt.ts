@@ -4,12 +4,15 @@ import { assertChargeTransition } from "../billing/index.js";
 import { chargeAttempts, charges, paymentMethods } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
 import { lockCharge } from "./apply-outcome.js";
+import { settlingFrom } from "./settling-from.js";
 
 /**
  * Rule: an attempt known to have moved no money is closed as failed_permanently, and its charge
  * goes back to waiting (retrying, due now) in the same transaction, so a charge never sits in
  * processing without an open attempt and the next attempt is found again from Postgres whatever
- * happens next. It does not count as a dunning attempt (only declines do).
+ * happens next. It does not count as a dunning attempt (only declines do). An attempt held for
+ * review (needs_review, its charge too) is released the same way when an operator's status check
+ * finds the gateway never registered it (reconcile-held-charge.ts).
  *
  * Used when CheckStatus does not know the orderId once the attempt is quiet, when the gateway
  * refused the request before processing it (429, no connection), and when it answered -7 (the card
@@ -30,6 +33,11 @@ export interface Release {
   readonly actor: string;
   /** Set when the reason is the card token: the payment method is marked unusable with it. */
   readonly unusablePaymentMethodId?: string;
+  /**
+   * The attempt is held for review (attempt and charge in needs_review) and an operator's status
+   * check found it never reached the gateway (reconcile-held-charge.ts). Default false.
+   */
+  readonly held?: boolean;
 }
 
 /** Returns false when the attempt was no longer open (another worker settled it first). */
@@ -38,9 +46,10 @@ export async function releaseAttempt(
   release: Release,
 ): Promise<boolean> {
   const now = ctx.clock.now();
+  const from = settlingFrom(release.held ?? false);
   return ctx.db.transaction(async (tx) => {
     const locked = await lockCharge(tx, release.chargeId);
-    if (locked?.charge.status !== "processing") return false;
+    if (locked?.charge.status !== from.charge) return false;
     const { charge, subscription } = locked;
     const [closed] = await tx
       .update(chargeAttempts)
@@ -50,12 +59,7 @@ export async function releaseAttempt(
         declineDescription: release.description,
         settledAt: now.toJSDate(),
       })
-      .where(
-        and(
-          eq(chargeAttempts.id, release.attemptId),
-          inArray(chargeAttempts.status, ["in_flight", "unknown"]),
-        ),
-      )
+      .where(and(eq(chargeAttempts.id, release.attemptId), inArray(chargeAttempts.status, from.attempt)))
       .returning({ id: chargeAttempts.id });
     if (!closed) return false;
     assertChargeTransition(charge.status, "retrying");

@@ -1,4 +1,5 @@
 import type { EngineContext } from "../../app/index.js";
+import { reconcileHeldCharge } from "../../charging/index.js";
 import { refundCharge } from "../../refunds/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
@@ -11,7 +12,12 @@ import {
   refundSchema,
 } from "../schemas/charges.js";
 import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
-import { chargeRetrySchema, resultDetail } from "../schemas/dunning.js";
+import {
+  chargeReconcileSchema,
+  chargeRetrySchema,
+  reconcileDetail,
+  resultDetail,
+} from "../schemas/dunning.js";
 import { findCharge, listCharges } from "../services/charges.js";
 import { retryCharge } from "../services/retry-charge.js";
 
@@ -74,6 +80,33 @@ export function chargeRoutes(app: ApiApp, ctx: EngineContext): void {
         checkout_url: result.kind === "token_unusable" ? result.checkoutUrl : null,
         charge: presentCharge(charge),
       });
+    },
+  );
+
+  app.post(
+    "/charges/:id/reconcile",
+    {
+      schema: {
+        tags: ["charges"],
+        summary: "Settle a charge held for review from the gateway's status of its attempt",
+        description:
+          "Asks CheckStatus once more about the attempt whose outcome stayed unknown, and settles it: paid, declined (dunning continues), or released (never reached the gateway; the charge is due again and the next billing tick collects it). Never charges the card itself. 422 charge_not_held when the charge is not in needs_review with such an attempt.",
+        params: idParams,
+        headers: idempotencyHeaders,
+        body: emptyBody,
+        response: {
+          200: chargeReconcileSchema,
+          401: problemReplies[401],
+          404: problemReplies[404],
+          409: problemReplies[409],
+          422: problemReplies[422],
+        },
+      },
+    },
+    async (request) => {
+      const result = await reconcileHeldCharge(ctx, request.params.id, { actor: actorOf(request) });
+      const charge = await findCharge(ctx.db, request.params.id);
+      return { outcome: result.outcome, detail: reconcileDetail(result), charge: presentCharge(charge) };
     },
   );
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ReconcileHeldResult } from "../../charging/index.js";
 import type { DunningChargeReport, DunningSummary, RetryNowResult } from "../../dunning/index.js";
 import { chargeSchema } from "./charges.js";
 import { moneySchema, presentMoney, timestamp } from "./common.js";
@@ -112,3 +113,29 @@ export const chargeRetrySchema = z
     charge: chargeSchema.describe("The charge as it is after the attempt"),
   })
   .meta({ id: "ChargeRetry" });
+
+/** An operator's status check of a charge held for review, and how it settled. */
+export const chargeReconcileSchema = z
+  .object({
+    outcome: z
+      .enum(["paid", "declined", "released", "still_unknown"])
+      .describe(
+        "released: the gateway never registered the held attempt; the charge is due again and the next billing tick collects it. still_unknown: nothing changed, the charge stays in needs_review",
+      ),
+    detail: z.string().nullable(),
+    charge: chargeSchema.describe("The charge as it is after the check"),
+  })
+  .meta({ id: "ChargeReconcile" });
+
+/** A sentence about a reconcile's result, or null when the outcome says it all. */
+export function reconcileDetail(result: ReconcileHeldResult): string | null {
+  switch (result.outcome) {
+    case "declined":
+      return result.description;
+    case "still_unknown":
+      return result.why;
+    case "paid":
+    case "released":
+      return null;
+  }
+}

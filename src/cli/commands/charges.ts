@@ -1,6 +1,7 @@
 import { type Command, Option } from "commander";
 import { findCharge, listCharges } from "../../api/services/charges.js";
 import { CHARGE_STATES } from "../../billing/index.js";
+import { type ReconcileHeldResult, reconcileHeldCharge } from "../../charging/index.js";
 import { type RetryNowResult, retryChargeNow } from "../../dunning/index.js";
 import { refundCharge } from "../../refunds/index.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
@@ -9,18 +10,24 @@ import { fields, table } from "../output.js";
 import { allPages } from "../paging.js";
 import { presentCharge, presentRefund } from "../present.js";
 
+const snakeCase = (fields: object) =>
+  Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => [
+      key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+      value,
+    ]),
+  );
+
 /** A retry's result in the CLI's snake_case; `outcome` is the result's kind. */
 export function presentRetry(result: RetryNowResult) {
   const { kind, ...rest } = result;
-  return {
-    outcome: kind,
-    ...Object.fromEntries(
-      Object.entries(rest).map(([key, value]) => [
-        key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
-        value,
-      ]),
-    ),
-  };
+  return { outcome: kind, ...snakeCase(rest) };
+}
+
+/** A reconcile's result in the CLI's snake_case. */
+export function presentReconcile(result: ReconcileHeldResult) {
+  const { outcome, ...rest } = result;
+  return { outcome, ...snakeCase(rest) };
 }
 
 export function registerCharges(program: Command, cli: Cli): void {
@@ -78,6 +85,19 @@ export function registerCharges(program: Command, cli: Cli): void {
     .argument("<id>", "charge id", uuid)
     .action(async (id: string, _options, command: Command) => {
       const shown = presentRetry(await cli.withEngine((ctx) => retryChargeNow(ctx, id)));
+      cli.output(command).result(shown, () => fields(shown));
+    });
+
+  charges
+    .command("reconcile")
+    .description(
+      "settle a charge held for review (needs_review) from CheckStatus on its attempt; never charges the card",
+    )
+    .argument("<id>", "charge id", uuid)
+    .action(async (id: string, _options, command: Command) => {
+      const shown = presentReconcile(
+        await cli.withEngine((ctx) => reconcileHeldCharge(ctx, id, { actor: CLI_ACTOR })),
+      );
       cli.output(command).result(shown, () => fields(shown));
     });
 

@@ -124,6 +124,15 @@ describe("refunds", () => {
     expect(problem(response)).toMatchObject({ code: "charge_not_refundable", charge_status: "scheduled" });
   });
 
+  it("refuses to reconcile a charge that is not held for review, naming its state", async () => {
+    const chargeId = await unpaidCharge(50);
+    const response = await api.call("POST", `/v1/charges/${chargeId}/reconcile`);
+    expect(response.statusCode).toBe(422);
+    expect(problem(response)).toMatchObject({ code: "charge_not_held", charge_status: "scheduled" });
+    const [row] = await api.h.ctx.db.select().from(charges).where(eq(charges.id, chargeId));
+    expect(row).toMatchObject({ status: "scheduled", attemptCount: 0 });
+  });
+
   it("answers 202 unknown when the gateway's answer is lost, and blocks another refund", async () => {
     const chargeId = await paidCharge(api, subscriptionId, 3);
     await api.h.simAdmin("POST", "/_sim/faults", {

@@ -47,6 +47,7 @@ describe("OpenAPI document", () => {
         "POST /v1/subscriptions/{id}/new-card-link",
         "GET /v1/charges",
         "GET /v1/charges/{id}",
+        "POST /v1/charges/{id}/reconcile",
         "POST /v1/charges/{id}/refund",
         "POST /v1/charges/{id}/retry",
         "POST /v1/dunning/run",

@@ -252,6 +252,11 @@ describe("billing CLI", () => {
       await billing("charges", "retry", carolCharge!.id),
     );
     expect(paid).toMatchObject({ outcome: "paid", attempt_number: 3 });
+
+    // Only a charge held for review can be reconciled; a paid one is refused.
+    const refused = await billing("charges", "reconcile", carolCharge!.id);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("is not held for review");
   }, 240_000);
 
   it("cancels a subscription", async () => {
