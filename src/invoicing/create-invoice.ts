@@ -2,7 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { EngineContext } from "../app/context.js";
 import { toInstant } from "../clock/index.js";
 import { charges, customers, invoices, plans, subscriptions } from "../db/schema/index.js";
-import { EVENT_TYPES, recordEvent } from "../events/index.js";
+import { EVENT_TYPES, type EventInput, recordEvent } from "../events/index.js";
 import {
   GatewayAuthenticationError,
   GatewayError,
@@ -249,6 +249,29 @@ async function settleCreated(
   };
 }
 
+/**
+ * Closes a still-pending invoice row as failed, with the event that says why, in one transaction.
+ * False when another run settled the row first (it is no longer pending).
+ */
+async function closePending(
+  ctx: EngineContext,
+  facts: ChargeFacts,
+  row: InvoiceRow,
+  reason: string,
+  event: Pick<EventInput, "type" | "occurredAt" | "data">,
+): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(invoices)
+      .set({ status: "failed", lastError: reason })
+      .where(and(eq(invoices.id, row.id), eq(invoices.status, "pending")))
+      .returning({ id: invoices.id });
+    if (!updated) return false;
+    await recordEvent(tx, { ...event, actor: ACTOR, ...eventSubjects(facts) });
+    return true;
+  });
+}
+
 async function settleUnconfirmed(
   ctx: EngineContext,
   facts: ChargeFacts,
@@ -259,29 +282,18 @@ async function settleUnconfirmed(
   const reason =
     `the gateway already holds invoice number ${number} (an earlier request was created and its reply lost); ` +
     "its gateway id and link are unknown: look it up in the merchant account";
-  const recorded = await ctx.db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(invoices)
-      .set({ status: "failed", lastError: reason })
-      .where(and(eq(invoices.id, row.id), eq(invoices.status, "pending")))
-      .returning({ id: invoices.id });
-    if (!updated) return false;
-    await recordEvent(tx, {
-      type: EVENT_TYPES.invoiceCreated,
-      actor: ACTOR,
-      occurredAt: now,
-      ...eventSubjects(facts),
-      data: {
-        invoice_id: row.id,
-        gateway_invoice_id: null,
-        number,
-        link: null,
-        amount_minor: facts.amountMinor,
-        currency: facts.currency,
-        confirmed: false,
-      },
-    });
-    return true;
+  const recorded = await closePending(ctx, facts, row, reason, {
+    type: EVENT_TYPES.invoiceCreated,
+    occurredAt: now,
+    data: {
+      invoice_id: row.id,
+      gateway_invoice_id: null,
+      number,
+      link: null,
+      amount_minor: facts.amountMinor,
+      currency: facts.currency,
+      confirmed: false,
+    },
   });
   if (!recorded) return outcomeOfRow(ctx, facts.chargeId);
   ctx.logger.warn(
@@ -297,21 +309,10 @@ async function settleFailed(
   row: InvoiceRow,
   reason: string,
 ): Promise<InvoiceOutcome> {
-  const recorded = await ctx.db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(invoices)
-      .set({ status: "failed", lastError: reason })
-      .where(and(eq(invoices.id, row.id), eq(invoices.status, "pending")))
-      .returning({ id: invoices.id });
-    if (!updated) return false;
-    await recordEvent(tx, {
-      type: "invoice.failed",
-      actor: ACTOR,
-      occurredAt: ctx.clock.now(),
-      ...eventSubjects(facts),
-      data: { invoice_id: row.id, number: row.number, reason, attempts: row.attempts },
-    });
-    return true;
+  const recorded = await closePending(ctx, facts, row, reason, {
+    type: "invoice.failed",
+    occurredAt: ctx.clock.now(),
+    data: { invoice_id: row.id, number: row.number, reason, attempts: row.attempts },
   });
   if (!recorded) return outcomeOfRow(ctx, facts.chargeId);
   ctx.logger.error({ chargeId: facts.chargeId, reason }, "invoice not created");
