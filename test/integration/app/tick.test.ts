@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runTick } from "../../../src/app/index.js";
-import { enroll } from "../../../src/enrollment/index.js";
 import { createWebhookEndpoint } from "../../../src/webhooks/index.js";
 import { webhooks } from "../../../workers/roles.js";
 import { WebhookReceiver } from "../../webhooks/receiver.js";
-import {
-  type EnrollmentWorld,
-  follow,
-  pay,
-  seedCustomer,
-  seedPlan,
-  startEnrollmentWorld,
-} from "../enrollment/support.js";
+import { type EnrollmentWorld, enrollNew, follow, pay, startEnrollmentWorld } from "../enrollment/support.js";
 
 /**
  * The scheduler's tick as the worker processes run it: billing work, then the webhook deliveries
@@ -36,9 +28,7 @@ describe("the scheduler tick", () => {
     receiver.secret = endpoint.secret;
     await webhooks(h.ctx);
 
-    const customer = await seedCustomer(h);
-    const plan = await seedPlan(h);
-    const enrolment = await enroll(h.ctx, { customerId: customer.id, planId: plan.id, actor: "test" });
+    const enrolment = await enrollNew(h);
     await follow((await pay(h, enrolment.checkoutUrl)).redirect_url);
 
     const result = await runTick(h.ctx);

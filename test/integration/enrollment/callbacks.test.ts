@@ -1,20 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyGatewayCallback, enroll, startReEnrollment } from "../../../src/enrollment/index.js";
+import { applyGatewayCallback, startReEnrollment } from "../../../src/enrollment/index.js";
 import { startServer } from "../../../src/http/index.js";
 import { createLogger } from "../../../src/logger/index.js";
 import {
   CARDS,
   type EnrollmentWorld,
   enrollmentOf,
+  enrollNew,
   eventsOf,
   follow,
   ledgerOf,
   pay,
   paymentMethodsOf,
-  seedCustomer,
-  seedPlan,
   startEnrollmentWorld,
   subscriptionOf,
   typesOf,
@@ -29,9 +28,7 @@ beforeAll(async () => {
 afterAll(() => world?.close());
 
 async function enrolled(overrides: Record<string, unknown> = {}) {
-  const customer = await seedCustomer(h());
-  const plan = await seedPlan(h(), overrides);
-  return enroll(h().ctx, { customerId: customer.id, planId: plan.id, actor: "test" });
+  return enrollNew(h(), { plan: overrides });
 }
 
 describe("a declined checkout", () => {

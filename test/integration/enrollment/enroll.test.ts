@@ -10,6 +10,7 @@ import {
 import {
   type EnrollmentWorld,
   enrollmentOf,
+  enrollNew,
   eventsOf,
   follow,
   ledgerOf,
@@ -110,9 +111,7 @@ describe("enroll and pay", () => {
   });
 
   it("starts a trial plan trialing, anchored and billed at the trial's end", async () => {
-    const customer = await seedCustomer(h());
-    const plan = await seedPlan(h(), { name: "Trial", trial_days: 14 });
-    const started = await enroll(h().ctx, { customerId: customer.id, planId: plan.id, actor: "test" });
+    const started = await enrollNew(h(), { plan: { name: "Trial", trial_days: 14 } });
     await follow((await pay(h(), started.checkoutUrl)).redirect_url);
 
     const end = trialEnd(h().clock.now(), 14, "Asia/Qatar").toJSDate().toISOString();
@@ -131,9 +130,9 @@ describe("enroll and pay", () => {
   });
 
   it("saves an autosave token for a plan whose amount varies", async () => {
-    const customer = await seedCustomer(h());
-    const plan = await seedPlan(h(), { name: "Metered", billing_mode: "autosave", amount: "25.50" });
-    const started = await enroll(h().ctx, { customerId: customer.id, planId: plan.id, actor: "test" });
+    const started = await enrollNew(h(), {
+      plan: { name: "Metered", billing_mode: "autosave", amount: "25.50" },
+    });
     await follow((await pay(h(), started.checkoutUrl)).redirect_url);
 
     const ledger = await ledgerOf(h());
@@ -148,9 +147,7 @@ describe("enroll and pay", () => {
   });
 
   it("shows an Arabic customer the result in Arabic, right to left", async () => {
-    const customer = await seedCustomer(h(), { language: "ar" });
-    const plan = await seedPlan(h());
-    const started = await enroll(h().ctx, { customerId: customer.id, planId: plan.id, actor: "test" });
+    const started = await enrollNew(h(), { customer: { language: "ar" } });
     // The checkout itself was asked for in Arabic.
     expect(await (await fetch(started.checkoutUrl)).text()).toContain('dir="rtl"');
 

@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { enroll, startReEnrollment } from "../../../src/enrollment/index.js";
+import { startReEnrollment } from "../../../src/enrollment/index.js";
 import {
   CARDS,
   type EnrollmentWorld,
   enrollmentOf,
+  enrollNew,
   eventsOf,
   follow,
   ledgerOf,
   pay,
   paymentMethodsOf,
-  seedCustomer,
-  seedPlan,
   startEnrollmentWorld,
   subscriptionOf,
   typesOf,
@@ -25,9 +24,7 @@ beforeAll(async () => {
 afterAll(() => world?.close());
 
 async function activeSubscription() {
-  const customer = await seedCustomer(h());
-  const plan = await seedPlan(h());
-  const started = await enroll(h().ctx, { customerId: customer.id, planId: plan.id, actor: "test" });
+  const started = await enrollNew(h());
   await follow((await pay(h(), started.checkoutUrl)).redirect_url);
   return started;
 }
@@ -105,9 +102,7 @@ describe("re-enrollment", () => {
   });
 
   it("replaces a pending enrollment, keeping one pending at a time", async () => {
-    const customer = await seedCustomer(h());
-    const plan = await seedPlan(h());
-    const first = await enroll(h().ctx, { customerId: customer.id, planId: plan.id, actor: "test" });
+    const first = await enrollNew(h());
     const [second, third] = await Promise.all([
       startReEnrollment(h().ctx, { subscriptionId: first.subscriptionId, actor: "test" }),
       startReEnrollment(h().ctx, { subscriptionId: first.subscriptionId, actor: "test" }),

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { createCustomer } from "../../../src/customers/index.js";
 import { enrollments, events, paymentMethods, subscriptions } from "../../../src/db/schema/index.js";
+import { enroll } from "../../../src/enrollment/index.js";
 import { gatewayCallbackUrls, type RunningServer, startServer } from "../../../src/http/index.js";
 import { createPlan } from "../../../src/plans/index.js";
 import type { ledger } from "../../../src/simulator/admin/ledger.js";
@@ -116,6 +117,16 @@ export function seedPlan(h: EngineHarness, overrides: Record<string, unknown> = 
     interval: "month",
     ...overrides,
   });
+}
+
+/** A new customer enrolled on a new plan (each with optional overrides): the enrollment's ids and checkout. */
+export async function enrollNew(
+  h: EngineHarness,
+  { customer = {}, plan = {} }: { customer?: Record<string, unknown>; plan?: Record<string, unknown> } = {},
+) {
+  const seededCustomer = await seedCustomer(h, customer);
+  const seededPlan = await seedPlan(h, plan);
+  return enroll(h.ctx, { customerId: seededCustomer.id, planId: seededPlan.id, actor: "test" });
 }
 
 export async function subscriptionOf(h: EngineHarness, id: string) {

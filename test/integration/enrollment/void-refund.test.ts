@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { enroll } from "../../../src/enrollment/index.js";
 import {
   CARDS,
   type EnrollmentWorld,
   enrollmentOf,
+  enrollNew,
   eventsOf,
   eventually,
   follow,
   ledgerOf,
   pay,
-  seedCustomer,
-  seedPlan,
   startEnrollmentWorld,
   subscriptionOf,
 } from "./support.js";
@@ -25,9 +23,7 @@ afterAll(() => world?.close());
 
 describe("an isVoid verification payment the gateway did not return", () => {
   it("is flagged for operators and refunded by exactly one automatic attempt", async () => {
-    const customer = await seedCustomer(h());
-    const plan = await seedPlan(h());
-    const started = await enroll(h().ctx, { customerId: customer.id, planId: plan.id, actor: "test" });
+    const started = await enrollNew(h());
     const paid = await pay(h(), started.checkoutUrl, { card: CARDS.voidFails });
     expect(new URL(paid.redirect_url).searchParams.get("refunded")).toBe("no");
 

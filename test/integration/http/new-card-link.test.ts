@@ -1,16 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enrollments } from "../../../src/db/schema/index.js";
-import { enroll } from "../../../src/enrollment/index.js";
 import { newCardLink } from "../../../src/http/index.js";
-import {
-  type EnrollmentWorld,
-  follow,
-  pay,
-  seedCustomer,
-  seedPlan,
-  startEnrollmentWorld,
-} from "../enrollment/support.js";
+import { type EnrollmentWorld, enrollNew, follow, pay, startEnrollmentWorld } from "../enrollment/support.js";
 
 /** A signed link opens a fresh checkout on an existing subscription; anything else is refused. */
 describe("new-card links", () => {
@@ -20,9 +12,7 @@ describe("new-card links", () => {
   beforeAll(async () => {
     world = await startEnrollmentWorld();
     const { h } = world;
-    const customer = await seedCustomer(h);
-    const plan = await seedPlan(h);
-    const enrolment = await enroll(h.ctx, { customerId: customer.id, planId: plan.id, actor: "test" });
+    const enrolment = await enrollNew(h);
     const paid = await pay(h, enrolment.checkoutUrl);
     await follow(paid.redirect_url);
     subscriptionId = enrolment.subscriptionId;
