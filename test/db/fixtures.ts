@@ -7,7 +7,8 @@ import { charges, customers, plans, subscriptions } from "../../src/db/schema/in
 export const START = new Date("2025-01-01T00:00:00Z");
 export const days = (n: number) => new Date(START.getTime() + n * 86_400_000);
 
-export async function seedSubscription(db: Db) {
+/** A new customer and a monthly QAR 100.00 plan, inserted directly. */
+export async function seedCustomerAndPlan(db: Db) {
   const [customer] = await db
     .insert(customers)
     .values({ email: `c-${randomUUID()}@example.com`, name: "Test Customer" })
@@ -22,11 +23,16 @@ export async function seedSubscription(db: Db) {
       intervalCount: 1,
     })
     .returning();
+  return { customer: customer!, plan: plan! };
+}
+
+export async function seedSubscription(db: Db) {
+  const { customer, plan } = await seedCustomerAndPlan(db);
   const [subscription] = await db
     .insert(subscriptions)
     .values({
-      customerId: customer!.id,
-      planId: plan!.id,
+      customerId: customer.id,
+      planId: plan.id,
       status: "active",
       billingAnchor: START,
       currentPeriodStart: START,

@@ -1,33 +1,18 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import type { Db } from "../../src/db/index.js";
-import { customers, paymentMethods, plans, subscriptions } from "../../src/db/schema/index.js";
+import { paymentMethods, subscriptions } from "../../src/db/schema/index.js";
 import { disableWebhookEndpoint, listWebhookEndpoints } from "../../src/webhooks/index.js";
+import { seedCustomerAndPlan } from "../db/fixtures.js";
+
+export { seedCustomerAndPlan };
 
 /** Disables every endpoint (failing their pending deliveries), so each test starts with none. */
 export async function disableAllEndpoints(db: Db): Promise<void> {
   for (const endpoint of await listWebhookEndpoints(db)) {
     if (endpoint.enabled) await disableWebhookEndpoint(db, endpoint.id);
   }
-}
-
-export async function seedCustomerAndPlan(db: Db) {
-  const [customer] = await db
-    .insert(customers)
-    .values({ email: `c-${randomUUID()}@example.com`, name: "Test Customer" })
-    .returning();
-  const [plan] = await db
-    .insert(plans)
-    .values({
-      name: "Monthly",
-      amountMinor: 10_000,
-      currency: "QAR",
-      intervalUnit: "month",
-      intervalCount: 1,
-    })
-    .returning();
-  return { customer: customer!, plan: plan! };
 }
 
 export interface CardFixture {
