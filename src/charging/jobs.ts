@@ -57,7 +57,8 @@ export function startChargeWorker(ctx: EngineContext, options: ChargeWorkerOptio
   const quiet = options.quietPeriodMs === undefined ? {} : { quietPeriodMs: options.quietPeriodMs };
   return ctx.queues.worker(
     QUEUE_NAMES.charges,
-    async ({ chargeId }) => {
+    async ({ chargeIds }) => {
+      const [chargeId] = chargeIds as [string];
       try {
         await refreshClock(ctx.clock);
         return await processCharge(ctx, chargeId, quiet);

@@ -52,12 +52,38 @@ export interface ChargeEnqueueOptions extends EnqueueOptions {
   attempt: number;
 }
 
+/** One charge as a batch of one, under the id `charge-<charge id>-<attempt>` (see job-ids.ts). */
 export function enqueueCharge(
   queues: QueueSource,
-  payload: PayloadInputOf<"charges">,
+  payload: { chargeId: string },
   options: ChargeEnqueueOptions,
 ): Promise<string> {
-  return enqueue(queues, "charges", payload, (p) => chargeJobId(p.chargeId, options.attempt), options);
+  return enqueue(
+    queues,
+    "charges",
+    { chargeIds: [payload.chargeId] },
+    () => chargeJobId(payload.chargeId, options.attempt),
+    options,
+  );
+}
+
+/**
+ * Adds one job per batch of charge ids in a single round trip (BullMQ addBulk). The jobs get
+ * BullMQ's own ids: Postgres records which charges were dispatched, so a repeat is found there, not
+ * by a job id. Every batch is validated first; nothing is added when one is invalid.
+ */
+export async function enqueueChargeBatches(
+  queues: QueueSource,
+  batches: readonly (readonly string[])[],
+): Promise<number> {
+  if (batches.length === 0) return 0;
+  const schema = payloadSchema("charges");
+  const jobs = batches.map((chargeIds) => ({
+    name: JOB_NAMES.charges,
+    data: schema.parse({ chargeIds: [...chargeIds] }),
+  }));
+  await queues.queue("charges").addBulk(jobs);
+  return jobs.length;
 }
 
 export function enqueueInvoice(

@@ -11,7 +11,20 @@ export const tickPayload = z.object({
   scheduledAt: z.iso.datetime({ offset: true }).optional(),
 });
 
-export const chargePayload = z.object({ chargeId: z.uuid() });
+/** The most charges one charge job may carry (CHARGE_BATCH_SIZE is capped at this). */
+export const MAX_CHARGE_BATCH = 1000;
+
+/**
+ * A charge job carries a batch of charge ids. A job written by an older producer as
+ * `{ chargeId }` is read as a batch of one, so a rolling deploy strands nothing.
+ */
+export const chargePayload = z.preprocess(
+  (value) =>
+    value !== null && typeof value === "object" && "chargeId" in value && !("chargeIds" in value)
+      ? { chargeIds: [(value as { chargeId: unknown }).chargeId] }
+      : value,
+  z.object({ chargeIds: z.array(z.uuid()).min(1).max(MAX_CHARGE_BATCH) }),
+);
 
 export const invoicePayload = z.object({ chargeId: z.uuid() });
 

@@ -44,14 +44,17 @@ export function queueSystemContract(backend: string, makeSystem: (prefix: string
     it("processes a job", async () => {
       const system = start();
       expect(system.backend).toBe(backend);
-      const received = deferred<{ chargeId: string; jobId: string | undefined }>();
-      system.worker("charges", async ({ chargeId }, job) => received.resolve({ chargeId, jobId: job.id }));
+      const received = deferred<{ chargeIds: string[]; jobId: string | undefined }>();
+      system.worker("charges", async ({ chargeIds }, job) => received.resolve({ chargeIds, jobId: job.id }));
       const chargeId = randomUUID();
 
       const jobId = await enqueueCharge(system, { chargeId }, { attempt: 1 });
 
       expect(jobId).toBe(`charge-${chargeId}-1`);
-      expect(await withDeadline(received.promise, WAIT_MS, "the charge job")).toEqual({ chargeId, jobId });
+      expect(await withDeadline(received.promise, WAIT_MS, "the charge job")).toEqual({
+        chargeIds: [chargeId],
+        jobId,
+      });
     });
 
     it("refuses a bad payload at enqueue with a zod error naming the field", async () => {
@@ -61,7 +64,7 @@ export function queueSystemContract(backend: string, makeSystem: (prefix: string
 
       const error = await attempt.catch((err: unknown) => err);
       expect(error).toBeInstanceOf(ZodError);
-      expect((error as ZodError).issues.map((issue) => issue.path)).toEqual([["chargeId"]]);
+      expect((error as ZodError).issues.map((issue) => issue.path)).toEqual([["chargeIds", 0]]);
       expect(await queuedCount(system.queue("charges"))).toBe(0);
     });
 
