@@ -10,7 +10,10 @@ import { subscriptions } from "./subscriptions.js";
  *   twice, or two schedulers at once, cannot bill a period twice: insert … on conflict do nothing;
  * - only a charge waiting for an attempt (scheduled, retrying) has a next_attempt_at; every other
  *   status clears it, which takes the row out of the dispatcher's partial index;
- * - a paid charge names the gateway transaction that paid it, and a transaction pays one charge.
+ * - a paid charge names the gateway transaction that paid it, and a transaction pays one charge;
+ * - dispatched_at (Postgres's real time, not the billing clock) says when the scheduler last handed
+ *   the charge to the queue, so the next tick leaves it alone until that dispatch is overdue or its
+ *   job is lost; claiming an attempt clears it, so the charge's next attempt is dispatched afresh.
  */
 export const charges = pgTable(
   "charges",
@@ -26,6 +29,7 @@ export const charges = pgTable(
     status: chargeStatus("status").notNull().default("scheduled"),
     attemptCount: integer("attempt_count").notNull().default(0),
     nextAttemptAt: timestamptz("next_attempt_at"),
+    dispatchedAt: timestamptz("dispatched_at"),
     firstFailedAt: timestamptz("first_failed_at"),
     lastDeclineCode: text("last_decline_code"),
     lastDeclineDescription: text("last_decline_description"),
@@ -37,7 +41,7 @@ export const charges = pgTable(
   (t) => [
     unique("charges_subscription_period_key").on(t.subscriptionId, t.periodStart),
     index("charges_due_idx")
-      .on(t.nextAttemptAt)
+      .on(t.nextAttemptAt, t.id)
       .where(sql`${t.status} in ('scheduled', 'retrying') and ${t.nextAttemptAt} is not null`),
     check("charges_period_order", sql`${t.periodEnd} > ${t.periodStart}`),
     check("charges_amount_positive", sql`${t.amountMinor} > 0`),

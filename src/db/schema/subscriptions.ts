@@ -62,8 +62,9 @@ export const subscriptions = pgTable(
   (t) => [
     index("subscriptions_customer_idx").on(t.customerId),
     index("subscriptions_plan_idx").on(t.planId),
+    // (next_billing_at, id): the due scan pages in this order, so a batch reads only its own rows.
     index("subscriptions_due_idx")
-      .on(t.nextBillingAt)
+      .on(t.nextBillingAt, t.id)
       .where(sql`${t.status} in ('trialing', 'active', 'past_due') and ${t.nextBillingAt} is not null`),
     check("subscriptions_timezone_present", sql`btrim(${t.timezone}) <> ''`),
     check(
