@@ -5,10 +5,15 @@ import * as schema from "./schema/index.js";
 import { databaseName } from "./url.js";
 
 export type Schema = typeof schema;
-export type Db = PostgresJsDatabase<Schema>;
+/** Drizzle over postgres.js; `$client` is the pool, for the hot path's prepared tagged queries. */
+export type Db = PostgresJsDatabase<Schema> & { $client: Sql };
 /** A transaction handle as passed to `db.transaction(async (tx) => …)`. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type Sql = postgres.Sql;
+/** A postgres.js transaction, as passed to `sql.begin(async (tx) => …)`. */
+export type SqlTx = postgres.TransactionSql;
+/** Where a tagged query may run: the pool, or inside a transaction. */
+export type SqlRunner = Sql | SqlTx;
 
 export interface DbClient {
   /** Typed queries, including relational ones (`db.query.subscriptions.findMany`). */

@@ -5,6 +5,8 @@ export {
   type DbClient,
   type Schema,
   type Sql,
+  type SqlRunner,
+  type SqlTx,
   type Tx,
 } from "./client.js";
 export { pgError, SqlState, violates } from "./errors.js";

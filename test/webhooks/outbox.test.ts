@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
-import { EVENT_TYPES, isWebhookEventType, recordEvent } from "../../src/events/index.js";
+import { EVENT_TYPES, isWebhookEventType, recordEvent, recordEvents } from "../../src/events/index.js";
 import {
   createWebhookEndpoint,
   disableWebhookEndpoint,
@@ -188,5 +188,46 @@ describe("listDeliveries", () => {
     expect(ofA.map((d) => d.eventId)).toEqual([first.id, second.id]);
     expect(pendingOfSecond.map((d) => d.endpointId)).toEqual([a.id]);
     expect(failedOfB.map((d) => d.eventId)).toEqual([first.id, second.id]);
+  });
+});
+
+describe("recordEvents, the many-event form", () => {
+  it("pairs each input with its id, and gives webhook-worthy events the same deliveries as recordEvent", async () => {
+    const { customer } = await seedCustomerAndPlan(t.db);
+    const endpoint = await createWebhookEndpoint(t.db, { url: "https://merchant.example/many" });
+    const later = occurredAt.plus({ minutes: 5 });
+
+    const ids = await t.sql.begin((tx) =>
+      recordEvents(tx, [
+        { type: "charge.attempt_started", actor: "system", occurredAt, data: { attempt: 1 } },
+        { type: EVENT_TYPES.chargeSucceeded, actor: "gateway", occurredAt: later, customerId: customer.id },
+        { type: EVENT_TYPES.chargeFailed, actor: "gateway", occurredAt, data: { attempt: 2 } },
+      ]),
+    );
+
+    expect(ids).toHaveLength(3);
+    const rows = await t.sql<{ id: string; type: string; data: { attempt?: number } }[]>`
+      select id, type, data from events where id = any(${ids.map(String)}::bigint[]) order by id`;
+    expect(rows.map((r) => [Number(r.id), r.type, r.data.attempt])).toEqual([
+      [ids[0], "charge.attempt_started", 1],
+      [ids[1], "charge.succeeded", undefined],
+      [ids[2], "charge.failed", 2],
+    ]);
+    const succeeded = await listDeliveries(t.db, { eventId: ids[1]! });
+    expect(succeeded).toHaveLength(1);
+    expect(succeeded[0]).toMatchObject({
+      endpointId: endpoint.id,
+      eventType: "charge.succeeded",
+      nextAttemptAt: later.toJSDate(),
+      payload: { id: `evt_${ids[1]}`, type: "charge.succeeded", data: { customer_id: customer.id } },
+    });
+    expect(await listDeliveries(t.db, { eventId: ids[0]! })).toHaveLength(0);
+    expect(await listDeliveries(t.db, { eventId: ids[2]! })).toHaveLength(1);
+  });
+
+  it("records nothing for an empty list", async () => {
+    const before = await counts();
+    expect(await t.sql.begin((tx) => recordEvents(tx, []))).toEqual([]);
+    expect(await counts()).toEqual(before);
   });
 });

@@ -1,0 +1,54 @@
+import type { SqlRunner } from "../db/index.js";
+import type { EventInput } from "./record.js";
+import { isWebhookEventType } from "./types.js";
+import { buildWebhookBody } from "./webhook-body.js";
+
+/**
+ * Appends many facts to the event log in two statements whatever their number: the events as one
+ * multi-row insert, then the outbox deliveries of the webhook-worthy ones crossed with every enabled
+ * endpoint in one INSERT … SELECT (no per-event endpoint lookup). Call it inside the transaction
+ * that makes the changes, exactly as recordEvent (record.ts), which stays the one-event form.
+ *
+ * Both statements are postgres.js tagged queries, so each connection prepares them once. Ids come
+ * from the events sequence in insertion order (the rows are inserted in input order), so sorting
+ * the returned ids pairs them back with the inputs. Returns the ids in input order.
+ */
+export async function recordEvents(sql: SqlRunner, inputs: readonly EventInput[]): Promise<number[]> {
+  if (inputs.length === 0) return [];
+  const column = <T>(pick: (input: EventInput) => T) => inputs.map(pick);
+  const rows = await sql<{ id: string }[]>`
+    insert into events (type, actor, occurred_at, subscription_id, customer_id, charge_id, data)
+    select e.type, e.actor, e.occurred_at::timestamptz, e.subscription_id::uuid, e.customer_id::uuid,
+           e.charge_id::uuid, e.data::jsonb
+    from unnest(
+      ${column((i) => i.type)}::text[], ${column((i) => i.actor)}::text[],
+      ${column((i) => i.occurredAt.toUTC().toISO())}::text[],
+      ${column((i) => i.subscriptionId ?? null)}::text[], ${column((i) => i.customerId ?? null)}::text[],
+      ${column((i) => i.chargeId ?? null)}::text[], ${column((i) => JSON.stringify(i.data ?? {}))}::text[]
+    ) with ordinality as e(type, actor, occurred_at, subscription_id, customer_id, charge_id, data, ord)
+    order by e.ord
+    returning id`;
+  const ids = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+  if (ids.length !== inputs.length) throw new Error(`${inputs.length} events sent, ${ids.length} recorded`);
+
+  const outbox = inputs.flatMap((input, index) => {
+    const { type } = input;
+    if (!isWebhookEventType(type)) return [];
+    const id = ids[index] as number;
+    return [
+      { id, type, due: input.occurredAt.toUTC().toISO(), body: buildWebhookBody({ ...input, id, type }) },
+    ];
+  });
+  if (outbox.length > 0) {
+    await sql`
+      insert into webhook_deliveries (endpoint_id, event_id, event_type, payload, next_attempt_at)
+      select endpoint.id, d.event_id, d.event_type, d.payload::jsonb, d.due::timestamptz
+      from unnest(
+        ${outbox.map((o) => String(o.id))}::bigint[], ${outbox.map((o) => o.type)}::text[],
+        ${outbox.map((o) => JSON.stringify(o.body))}::text[], ${outbox.map((o) => o.due)}::text[]
+      ) as d(event_id, event_type, payload, due)
+      cross join webhook_endpoints endpoint
+      where endpoint.enabled`;
+  }
+  return ids;
+}
