@@ -3,7 +3,7 @@ import type { EngineContext } from "../app/index.js";
 import { assertChargeTransition } from "../billing/index.js";
 import { charges } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
-import { lockCharge } from "./apply-outcome.js";
+import { lockCharge } from "./lock-charge.js";
 
 /**
  * Rule: the card of a canceled subscription is never sent a new attempt. Canceling immediately

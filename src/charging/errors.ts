@@ -87,3 +87,17 @@ export class GatewayNotReachedError extends ChargeRetryLaterError {
     );
   }
 }
+
+/**
+ * Some charges of a batch job must be tried again (each one's error is kept). The job throws it so
+ * BullMQ retries the batch with backoff; the retry reconciles before it sends anything.
+ */
+export class ChargeBatchRetryError extends Error {
+  override name = "ChargeBatchRetryError";
+
+  constructor(readonly failures: readonly (readonly [chargeId: string, error: unknown])[]) {
+    const first = failures[0];
+    const why = first?.[1] instanceof Error ? first[1].message : String(first?.[1]);
+    super(`${failures.length} charge(s) of the batch to try again, e.g. ${first?.[0]}: ${why}`);
+  }
+}

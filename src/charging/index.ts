@@ -4,14 +4,17 @@
  * for tools and for tests that stop between them.
  */
 export { callGateway, type GatewayCharge } from "./call-gateway.js";
+export { type ClaimedCharge, claimBatch, type RecordedAttempt, recordAttempt } from "./claim-batch.js";
 export {
   AttemptInFlightError,
+  ChargeBatchRetryError,
   ChargeNotFoundError,
   ChargeNotHeldError,
   ChargeOutcomeUnknownError,
   ChargeRetryLaterError,
   GatewayNotReachedError,
 } from "./errors.js";
+export { createGatewayLimiter, type GatewayLimiter, type GatewayLimits } from "./gateway-limiter.js";
 export {
   type GatewayReport,
   reportFromError,
@@ -19,9 +22,15 @@ export {
   TOKEN_NOT_FOUND_CODE,
 } from "./gateway-report.js";
 export { type ChargeWorkerOptions, ensureChargeJob, startChargeWorker } from "./jobs.js";
-export { type ChargeSnapshot, loadCharge, type OpenAttempt } from "./load-charge.js";
+export { type ChargeSnapshot, loadCharge, loadCharges, type OpenAttempt } from "./load-charges.js";
 export { chargeOrderId } from "./order-id.js";
-export { type ProcessChargeOptions, processCharge } from "./process-charge.js";
+export { processCharge } from "./process-charge.js";
+export {
+  type BatchOptions,
+  type BatchResult,
+  type ProcessChargeOptions,
+  processChargeBatch,
+} from "./process-charge-batch.js";
 export { defaultQuietPeriodMs, sentBefore } from "./quiet-period.js";
 export { type Readiness, readiness } from "./readiness.js";
 export {
@@ -35,7 +44,6 @@ export {
   type ReconcileHeldResult,
   reconcileHeldCharge,
 } from "./reconcile-held-charge.js";
-export { type ClaimedCharge, type RecordedAttempt, recordAttempt } from "./record-attempt.js";
-export { type FinalReport, type OutcomeInput, recordOutcome } from "./record-outcome.js";
 export type { ChargeResult, SkipReason } from "./result.js";
 export { resumableOnNewCard } from "./resumable.js";
+export { type FinalReport, type OutcomeInput, recordOutcome, settleBatch } from "./settle-batch.js";

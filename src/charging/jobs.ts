@@ -7,13 +7,16 @@ import {
   QUEUE_NAMES,
   type QueueSource,
 } from "../queue/index.js";
-import { ChargeNotFoundError } from "./errors.js";
-import { processCharge } from "./process-charge.js";
+import { ChargeBatchRetryError, ChargeNotFoundError } from "./errors.js";
+import { createGatewayLimiter } from "./gateway-limiter.js";
+import { processChargeBatch } from "./process-charge-batch.js";
+import type { ChargeResult } from "./result.js";
 
 /**
- * The charge queue: jobs carry only `{ chargeId }` under the id `charge-<charge id>-<attempt>`, and
- * the charge row in Postgres says what to do. A job is a hint; losing it (Redis wiped) loses
- * nothing, because the scheduler tick finds the charge again from the database.
+ * The charge queue: jobs carry a batch of charge ids (`{ chargeIds }`), and the charge rows in
+ * Postgres say what to do. A job is a hint; losing it (Redis wiped) loses nothing, because the
+ * scheduler tick finds the charges again from the database. An operator's retry of one charge
+ * enqueues a batch of one under the id `charge-<charge id>-<attempt>`.
  */
 
 /**
@@ -39,34 +42,53 @@ export async function ensureChargeJob(
 }
 
 export interface ChargeWorkerOptions {
-  /** Jobs run at once in this process (CHARGE_CONCURRENCY). */
+  /** Batch jobs run at once in this process (CHARGE_CONCURRENCY). */
   concurrency: number;
-  /** At most this many charges per second toward the gateway, across all workers (CHARGE_RATE_PER_SECOND). */
+  /** Gateway calls started per second by this process (CHARGE_RATE_PER_SECOND). */
   ratePerSecond: number;
+  /** Gateway calls open at once in this process; default CHARGE_MAX_IN_FLIGHT. */
+  maxInFlight?: number;
   /** See quiet-period.ts; defaults to defaultQuietPeriodMs(ctx.config). */
   quietPeriodMs?: number;
 }
 
 /**
- * The charge worker: a thin job around processCharge, reading a shared billing clock fresh first
- * (one job, one instant). Errors escape so BullMQ retries with the
- * queue's exponential backoff and jitter (unknown outcomes, gateway not reached, an attempt still
- * in flight elsewhere); only a charge that does not exist fails at once.
+ * The charge worker: a thin job around processChargeBatch, reading a shared billing clock fresh
+ * first (one job, one instant). The process's gateway limiter is shared by all its jobs. When any
+ * charge of the batch must be tried again (an unknown outcome, the gateway not reached, an attempt
+ * still in flight elsewhere, an error), the job throws so BullMQ retries the whole batch with the
+ * queue's exponential backoff and jitter: the charges that finished are skipped by their state, and
+ * the others reconcile first. Charges that do not exist are logged; a batch of nothing but those
+ * fails at once.
  */
 export function startChargeWorker(ctx: EngineContext, options: ChargeWorkerOptions): BillingWorker {
   const quiet = options.quietPeriodMs === undefined ? {} : { quietPeriodMs: options.quietPeriodMs };
+  const limiter = createGatewayLimiter({
+    maxInFlight: options.maxInFlight ?? ctx.config.CHARGE_MAX_IN_FLIGHT,
+    ratePerSecond: options.ratePerSecond,
+  });
   return ctx.queues.worker(
     QUEUE_NAMES.charges,
     async ({ chargeIds }) => {
-      const [chargeId] = chargeIds as [string];
-      try {
-        await refreshClock(ctx.clock);
-        return await processCharge(ctx, chargeId, quiet);
-      } catch (error) {
-        if (error instanceof ChargeNotFoundError) throw new UnrecoverableError(error.message);
-        throw error;
+      await refreshClock(ctx.clock);
+      const { results, failures } = await processChargeBatch(ctx, chargeIds, { ...quiet, limiter });
+      const again = [...failures].filter(([, error]) => !(error instanceof ChargeNotFoundError));
+      const missing = failures.size - again.length;
+      if (missing > 0) {
+        ctx.logger.warn({ chargeIds: [...failures.keys()] }, "charge job names charges that do not exist");
+        if (missing === chargeIds.length)
+          throw new UnrecoverableError(`none of the ${missing} charges exists`);
       }
+      if (again.length > 0) throw new ChargeBatchRetryError(again);
+      return summarise(results.values());
     },
-    { concurrency: options.concurrency, limiter: { max: options.ratePerSecond, duration: 1000 } },
+    { concurrency: options.concurrency },
   );
+}
+
+/** What the job returns (BullMQ keeps it for dashboards until the job is removed). */
+function summarise(results: Iterable<ChargeResult>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const result of results) counts[result.kind] = (counts[result.kind] ?? 0) + 1;
+  return counts;
 }

@@ -1,6 +1,6 @@
 import type { EngineContext } from "../app/index.js";
 import { enqueueInvoice, enqueueTokenDeactivation } from "../queue/index.js";
-import type { OutcomeEffects } from "./apply-outcome.js";
+import type { OutcomeEffects } from "./decide-outcome.js";
 
 /**
  * Hands the follow-up work of a committed outcome to its queues: the invoice of an uncollectible

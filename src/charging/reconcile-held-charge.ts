@@ -7,8 +7,8 @@ import { ChargeNotFoundError, ChargeNotHeldError } from "./errors.js";
 import { defaultQuietPeriodMs, sentBefore } from "./quiet-period.js";
 import { lookUpStatus } from "./reconcile.js";
 import { decideReconcile } from "./reconcile-decision.js";
-import { recordOutcome } from "./record-outcome.js";
 import { releaseAttempt } from "./release-attempt.js";
+import { recordOutcome } from "./settle-batch.js";
 
 /**
  * An operator's way out of `needs_review` for an attempt whose outcome stayed unknown: CheckStatus

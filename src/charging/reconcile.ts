@@ -1,11 +1,11 @@
 import type { EngineContext } from "../app/index.js";
 import { AttemptInFlightError, ChargeOutcomeUnknownError } from "./errors.js";
-import type { OpenAttempt } from "./load-charge.js";
+import type { OpenAttempt } from "./load-charges.js";
 import { markAttemptUnknown } from "./mark-attempt-unknown.js";
 import { decideReconcile, type StatusLookup } from "./reconcile-decision.js";
-import { recordOutcome } from "./record-outcome.js";
 import { releaseAttempt } from "./release-attempt.js";
 import { type ChargeResult, skipped } from "./result.js";
+import { recordOutcome } from "./settle-batch.js";
 
 /**
  * Settles an open attempt (in_flight after a crash, or unknown after a timeout, 5xx or dropped

@@ -3,7 +3,7 @@ import type { EngineContext } from "../app/index.js";
 import { assertChargeTransition } from "../billing/index.js";
 import { chargeAttempts, charges, paymentMethods } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
-import { lockCharge } from "./apply-outcome.js";
+import { lockCharge } from "./lock-charge.js";
 import { settlingFrom } from "./settling-from.js";
 
 /**

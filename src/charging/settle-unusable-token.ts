@@ -1,15 +1,15 @@
-import { and, eq, isNull } from "drizzle-orm";
 import type { EngineContext } from "../app/index.js";
-import { paymentMethods } from "../db/schema/index.js";
 import {
   EnrollmentCheckoutError,
   EnrollmentError,
   type StartReEnrollmentResult,
   startReEnrollment,
 } from "../enrollment/index.js";
-import { type AppliedOutcome, applyOutcome, lockCharge } from "./apply-outcome.js";
+import { type DecidedOutcome, decideOutcome } from "./decide-outcome.js";
+import { lockCharges } from "./lock-charges.js";
 import { runOutcomeEffects } from "./outcome-effects.js";
 import { type ChargeResult, skipped } from "./result.js";
+import { writeOutcomes } from "./write-outcomes.js";
 
 /**
  * Rule: a card token that cannot be charged (expired, deactivated, refused by the gateway with -7,
@@ -59,17 +59,16 @@ export async function settleUnusableToken(ctx: EngineContext, token: UnusableTok
       ? { checkout_url: null, reenrollment_refused: link.refused }
       : { checkout_url: link.checkoutUrl, enrollment_id: link.enrollmentId };
   const now = ctx.clock.now();
-  const applied = await ctx.db.transaction(async (tx): Promise<AppliedOutcome | null> => {
-    const locked = await lockCharge(tx, chargeId);
+  const applied = await ctx.db.$client.begin(async (tx): Promise<DecidedOutcome | null> => {
+    const locked = (await lockCharges(tx, [chargeId])).get(chargeId);
     const status = locked?.charge.status;
     if (!locked || (status !== "scheduled" && status !== "retrying")) return null;
     if (paymentMethodId) {
-      await tx
-        .update(paymentMethods)
-        .set({ unusableAt: now.toJSDate(), unusableReason: reason })
-        .where(and(eq(paymentMethods.id, paymentMethodId), isNull(paymentMethods.unusableAt)));
+      await tx`
+        update payment_methods set unusable_at = ${now.toUTC().toISO()}::timestamptz, unusable_reason = ${reason}
+        where id = ${paymentMethodId}::uuid and unusable_at is null`;
     }
-    return applyOutcome(tx, locked, {
+    const decision = decideOutcome(locked, {
       outcome: { kind: "token_unusable", description: reason },
       sentAttempts: 0,
       policy: ctx.dunning,
@@ -79,6 +78,8 @@ export async function settleUnusableToken(ctx: EngineContext, token: UnusableTok
         "payment_method.unusable": { payment_method_id: paymentMethodId, reason, ...linkData },
       },
     });
+    await writeOutcomes(tx, [decision]);
+    return decision;
   });
   if (!applied) return skipped(chargeId, "claimed_elsewhere");
   await runOutcomeEffects(ctx, applied.effects);

@@ -58,7 +58,7 @@ export const envSchema = z.object({
   DUNNING_RETRY_DAYS: csvDays.default([1, 3, 5, 7]),
   DUNNING_TERMINAL_ACTION: z.enum(["unpaid", "cancel"]).default("unpaid"),
   // Charging (src/charging): jobs carry batches of charges; calls run concurrently per process.
-  CHARGE_CONCURRENCY: int(1, 1000).default(4),
+  CHARGE_CONCURRENCY: int(1, 1000).default(8),
   CHARGE_BATCH_SIZE: int(1, 1000).default(200),
   CHARGE_MAX_IN_FLIGHT: int(1, 10_000).default(256),
   CHARGE_RATE_PER_SECOND: int(1, 100_000).default(5_000),

@@ -3,6 +3,7 @@ import postgres from "postgres";
 /** SQLSTATE codes the engine reacts to; the schema's constraints raise the first five. */
 export const SqlState = {
   uniqueViolation: "23505",
+  deadlockDetected: "40P01",
   checkViolation: "23514",
   foreignKeyViolation: "23503",
   notNullViolation: "23502",

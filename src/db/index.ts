@@ -11,3 +11,4 @@ export {
 } from "./client.js";
 export { pgError, SqlState, violates } from "./errors.js";
 export { MIGRATIONS_FOLDER, type MigrateOptions, type MigrateResult, migrateDatabase } from "./migrate.js";
+export { pgInstant, pgInstantOrNull, pgInteger } from "./values.js";

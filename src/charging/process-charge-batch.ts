@@ -1,0 +1,189 @@
+import type { EngineContext } from "../app/index.js";
+import { tokenStatus } from "../billing/index.js";
+import { cancelOrphanedCharge } from "./cancel-orphaned-charge.js";
+import { claimBatch } from "./claim-batch.js";
+import { ChargeNotFoundError } from "./errors.js";
+import { type GatewayLimiter, UNLIMITED } from "./gateway-limiter.js";
+import { type ChargeSnapshot, loadCharges } from "./load-charges.js";
+import { createOutcomeFlusher } from "./outcome-flusher.js";
+import { defaultQuietPeriodMs } from "./quiet-period.js";
+import { readiness } from "./readiness.js";
+import { reconcileAttempt } from "./reconcile.js";
+import { type ChargeResult, skipped } from "./result.js";
+import { type BatchSink, type SendableAttempt, sendBatch } from "./send-batch.js";
+import { type OutcomeInput, settleBatch } from "./settle-batch.js";
+import { settleUnusableToken } from "./settle-unusable-token.js";
+
+/**
+ * The charge job's body: takes a batch of charges one step further, never charging a card twice.
+ *
+ *   1. load every charge of the batch in one query (load-charges.ts);
+ *   2. an open attempt (in_flight or unknown) is reconciled FIRST, with CheckStatus on its orderId
+ *      (reconcile.ts); only when that proves no money moved may a new attempt follow;
+ *   3. a charge that is not ready (settled, not due, under review) is left alone;
+ *   4. a card that cannot be charged ends collection without calling the gateway
+ *      (settle-unusable-token.ts);
+ *   5. a waiting charge of a canceled subscription is canceled, never sent (cancel-orphaned-charge.ts);
+ *   6. the rest are claimed together: their attempts recorded and COMMITTED (claim-batch.ts), sent
+ *      concurrently (send-batch.ts), and their outcomes recorded in groups (settle-batch.ts).
+ *
+ * Every charge ends in `results` or, when it must be tried again later (an unknown outcome, the
+ * gateway not reached, an attempt still in flight elsewhere) or failed, in `failures`; one charge's
+ * trouble never stops the others. Running a batch again is safe: step 2 comes first.
+ */
+export interface ProcessChargeOptions {
+  /**
+   * Attempt now even if the next attempt is not due, and collect an uncollectible charge again
+   * (an operator's "retry now", or a dunning run over every retrying charge). Default false.
+   */
+  readonly force?: boolean;
+  /** See quiet-period.ts; defaults to defaultQuietPeriodMs(ctx.config). */
+  readonly quietPeriodMs?: number;
+}
+
+export interface BatchOptions extends ProcessChargeOptions {
+  /** The process's bound on gateway calls (gateway-limiter.ts); default none. */
+  readonly limiter?: GatewayLimiter;
+  /** How long a finished outcome may wait for others to be recorded with; default CHARGE_FLUSH_MS. */
+  readonly flushMs?: number;
+}
+
+export interface BatchResult extends BatchSink {}
+
+interface Run {
+  readonly ctx: EngineContext;
+  readonly force: boolean;
+  readonly quietPeriodMs: number;
+  readonly limiter: GatewayLimiter;
+  readonly flushMs: number;
+  readonly sink: BatchSink;
+}
+
+export async function processChargeBatch(
+  ctx: EngineContext,
+  chargeIds: readonly string[],
+  options: BatchOptions = {},
+): Promise<BatchResult> {
+  const run: Run = {
+    ctx,
+    force: options.force ?? false,
+    quietPeriodMs: options.quietPeriodMs ?? defaultQuietPeriodMs(ctx.config),
+    limiter: options.limiter ?? UNLIMITED,
+    flushMs: options.flushMs ?? ctx.config.CHARGE_FLUSH_MS,
+    sink: { results: new Map(), failures: new Map() },
+  };
+  const ids = [...new Set(chargeIds)];
+  const snapshots = await load(run, ids);
+  for (const id of ids) if (!snapshots.has(id)) run.sink.failures.set(id, new ChargeNotFoundError(id));
+
+  const waiting = [...snapshots.values()].filter((s) => !s.openAttempt);
+  const released = await reconcileOpen(
+    run,
+    [...snapshots.values()].filter((s) => s.openAttempt),
+  );
+  await attempt(run, [...waiting, ...(await load(run, released)).values()]);
+  return run.sink;
+}
+
+function load(run: Run, ids: readonly string[]): Promise<Map<string, ChargeSnapshot>> {
+  if (ids.length === 0) return Promise.resolve(new Map());
+  return loadCharges(run.ctx.db, ids, { quietPeriodMs: run.quietPeriodMs });
+}
+
+/** Settles what CheckStatus can settle; returns the charges it proved were never charged. */
+async function reconcileOpen(run: Run, open: readonly ChargeSnapshot[]): Promise<string[]> {
+  const released: string[] = [];
+  await Promise.all(
+    open.map((snapshot) =>
+      guard(run, snapshot.charge.id, async () => {
+        const reconciled = await run.limiter.run(() =>
+          reconcileAttempt(run.ctx, snapshot.charge.id, snapshot.openAttempt!),
+        );
+        if (reconciled.kind === "settled") return reconciled.result;
+        released.push(snapshot.charge.id);
+        return null;
+      }),
+    ),
+  );
+  return released;
+}
+
+async function attempt(run: Run, snapshots: readonly ChargeSnapshot[]): Promise<void> {
+  if (snapshots.length === 0) return;
+  const ready = (await Promise.all(snapshots.map((snapshot) => prepare(run, snapshot)))).filter(
+    (send) => send !== null,
+  );
+  const attempts = await claimBatch(
+    run.ctx,
+    ready.map((r) => r.snapshot.charge),
+    { actor: "system", forced: run.force },
+  );
+  const sends: SendableAttempt[] = [];
+  for (const { snapshot, send } of ready) {
+    const recorded = attempts.get(snapshot.charge.id);
+    if (recorded) sends.push({ ...send, attempt: recorded });
+    else run.sink.results.set(snapshot.charge.id, skipped(snapshot.charge.id, "claimed_elsewhere"));
+  }
+  const flusher = createOutcomeFlusher<OutcomeInput, ChargeResult>({
+    flushMs: run.flushMs,
+    maxGroup: Math.max(1, sends.length),
+    flush: (items) => settleBatch(run.ctx, items),
+  });
+  const refused = await sendBatch(run.ctx, sends, { limiter: run.limiter, flusher }, run.sink);
+  // -7: the card was marked unusable and the charge is due again; the unusable-card path ends it.
+  await attempt(run, [...(await load(run, refused)).values()]);
+}
+
+type Prepared = { snapshot: ChargeSnapshot; send: Omit<SendableAttempt, "attempt"> };
+
+/** Steps 3 to 5 for one charge; what to send, or null when the charge was dealt with here. */
+async function prepare(run: Run, snapshot: ChargeSnapshot): Promise<Prepared | null> {
+  let prepared: Prepared | null = null;
+  await guard(run, snapshot.charge.id, async () => {
+    const { ctx } = run;
+    const { charge, subscription, paymentMethod } = snapshot;
+    const now = ctx.clock.now();
+    const ready = readiness(charge, now, run.force);
+    if (ready === "in_progress") return skipped(charge.id, "claimed_elsewhere");
+    if (ready !== "ready") return skipped(charge.id, ready);
+
+    const token = paymentMethod ? tokenStatus(paymentMethod.lifecycle, now) : "missing";
+    if (!paymentMethod || token !== "active") {
+      if (charge.status === "uncollectible") return skipped(charge.id, "payment_method_unusable");
+      return settleUnusableToken(ctx, {
+        chargeId: charge.id,
+        subscriptionId: subscription.id,
+        paymentMethodId: paymentMethod?.id ?? null,
+        reason: paymentMethod ? `card token ${token}` : "no card on file",
+      });
+    }
+    // A late no-money outcome of an attempt in flight when the subscription was canceled cancels
+    // its charge itself; a waiting charge of a canceled subscription found anyway is canceled here.
+    if (subscription.status === "canceled" && charge.status !== "uncollectible") {
+      const canceled = await cancelOrphanedCharge(ctx, charge.id);
+      return skipped(charge.id, canceled ? "settled" : "claimed_elsewhere");
+    }
+    // Decrypted before the attempt is recorded: a key problem must not leave an attempt behind.
+    prepared = {
+      snapshot,
+      send: {
+        cardToken: ctx.vault.decrypt(paymentMethod.sealed),
+        kind: paymentMethod.kind,
+        amount: { minor: charge.amountMinor, currency: charge.currency },
+        paymentMethodId: paymentMethod.id,
+      },
+    };
+    return null;
+  });
+  return prepared;
+}
+
+/** Runs one charge's step; its result or its error is that charge's alone. */
+async function guard(run: Run, chargeId: string, step: () => Promise<ChargeResult | null>) {
+  try {
+    const result = await step();
+    if (result) run.sink.results.set(chargeId, result);
+  } catch (error) {
+    run.sink.failures.set(chargeId, error);
+  }
+}
