@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createGatewayLimiter } from "../../../src/charging/index.js";
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+describe("the gateway limiter", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("keeps at most maxInFlight calls open, and starts the next as one settles, in order", async () => {
+    const limiter = createGatewayLimiter({ maxInFlight: 2, ratePerSecond: 1000 });
+    const gates = [deferred(), deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    const calls = gates.map((gate, i) =>
+      limiter.run(async () => {
+        started.push(i);
+        await gate.promise;
+        return i;
+      }),
+    );
+    await Promise.resolve();
+    expect(started).toEqual([0, 1]);
+
+    gates[1]!.resolve();
+    expect(await calls[1]).toBe(1);
+    expect(started).toEqual([0, 1, 2]);
+    gates[0]!.resolve();
+    gates[2]!.resolve();
+    gates[3]!.resolve();
+    expect(await Promise.all(calls)).toEqual([0, 1, 2, 3]);
+    expect(started).toEqual([0, 1, 2, 3]);
+  });
+
+  it("frees the slot of a call that throws", async () => {
+    const limiter = createGatewayLimiter({ maxInFlight: 1, ratePerSecond: 1000 });
+    await expect(limiter.run(() => Promise.reject(new Error("refused")))).rejects.toThrow("refused");
+    expect(await limiter.run(async () => "next")).toBe("next");
+  });
+
+  it("starts at most ratePerSecond calls a second: a second's worth at once, then one per 1/rate", async () => {
+    vi.useFakeTimers();
+    let now = 0;
+    const limiter = createGatewayLimiter({ maxInFlight: 100, ratePerSecond: 4 }, () => now);
+    const started: number[] = [];
+    const calls = Array.from({ length: 6 }, (_, i) => limiter.run(async () => started.push(i)));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(started).toEqual([0, 1, 2, 3]);
+
+    now = 250;
+    await vi.advanceTimersByTimeAsync(250);
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    now = 500;
+    await vi.advanceTimersByTimeAsync(250);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5]);
+    await Promise.all(calls);
+  });
+
+  it("refuses limits that are not whole numbers from 1", () => {
+    expect(() => createGatewayLimiter({ maxInFlight: 0, ratePerSecond: 10 })).toThrow(/maxInFlight/);
+    expect(() => createGatewayLimiter({ maxInFlight: 1, ratePerSecond: 0.5 })).toThrow(/ratePerSecond/);
+  });
+});
