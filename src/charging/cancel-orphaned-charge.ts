@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
 import type { EngineContext } from "../app/index.js";
 import { assertChargeTransition } from "../billing/index.js";
-import { charges } from "../db/schema/index.js";
-import { recordEvent } from "../events/index.js";
-import { lockCharge } from "./lock-charge.js";
+import { recordEvents } from "../events/index.js";
+import { lockCharges } from "./lock-charges.js";
 
 /**
  * Rule: the card of a canceled subscription is never sent a new attempt. Canceling immediately
@@ -25,22 +23,24 @@ export async function cancelOrphanedCharge(
   chargeId: string,
 ): Promise<boolean> {
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const locked = await lockCharge(tx, chargeId);
+  return ctx.db.$client.begin(async (tx) => {
+    const locked = (await lockCharges(tx, [chargeId])).get(chargeId);
     if (locked?.subscription.status !== "canceled") return false;
     const { status } = locked.charge;
     if (!(WAITING as readonly string[]).includes(status)) return false;
     assertChargeTransition(status, "canceled");
-    await tx.update(charges).set({ status: "canceled", nextAttemptAt: null }).where(eq(charges.id, chargeId));
-    await recordEvent(tx, {
-      type: "charge.canceled",
-      actor: "system",
-      occurredAt: now,
-      subscriptionId: locked.subscription.id,
-      customerId: locked.subscription.customerId,
-      chargeId,
-      data: { reason: "subscription canceled", previous_status: status },
-    });
+    await tx`update charges set status = 'canceled', next_attempt_at = null where id = ${chargeId}::uuid`;
+    await recordEvents(tx, [
+      {
+        type: "charge.canceled",
+        actor: "system",
+        occurredAt: now,
+        subscriptionId: locked.subscription.id,
+        customerId: locked.subscription.customerId,
+        chargeId,
+        data: { reason: "subscription canceled", previous_status: status },
+      },
+    ]);
     return true;
   });
 }

@@ -1,9 +1,7 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { EngineContext } from "../app/index.js";
 import { assertChargeTransition } from "../billing/index.js";
-import { chargeAttempts, charges, paymentMethods } from "../db/schema/index.js";
-import { recordEvent } from "../events/index.js";
-import { lockCharge } from "./lock-charge.js";
+import { recordEvents } from "../events/index.js";
+import { lockCharges } from "./lock-charges.js";
 import { settlingFrom } from "./settling-from.js";
 
 /**
@@ -46,60 +44,54 @@ export async function releaseAttempt(
   release: Release,
 ): Promise<boolean> {
   const now = ctx.clock.now();
+  const at = now.toUTC().toISO();
   const from = settlingFrom(release.held ?? false);
-  return ctx.db.transaction(async (tx) => {
-    const locked = await lockCharge(tx, release.chargeId);
+  return ctx.db.$client.begin(async (tx) => {
+    const locked = (await lockCharges(tx, [release.chargeId])).get(release.chargeId);
     if (locked?.charge.status !== from.charge) return false;
     const { charge, subscription } = locked;
-    const [closed] = await tx
-      .update(chargeAttempts)
-      .set({
-        status: "failed_permanently",
-        declineCode: release.code,
-        declineDescription: release.description,
-        settledAt: now.toJSDate(),
-      })
-      .where(and(eq(chargeAttempts.id, release.attemptId), inArray(chargeAttempts.status, from.attempt)))
-      .returning({ id: chargeAttempts.id });
-    if (!closed) return false;
+    const closed = await tx`
+      update charge_attempts set status = 'failed_permanently', decline_code = ${release.code},
+        decline_description = ${release.description}, settled_at = ${at}::timestamptz
+      where id = ${release.attemptId}::uuid and status::text = any(${from.attempt}::text[])
+      returning id`;
+    if (closed.length === 0) return false;
     assertChargeTransition(charge.status, "retrying");
     const canceled = subscription.status === "canceled";
     if (canceled) assertChargeTransition("retrying", "canceled");
-    await tx
-      .update(charges)
-      .set(
-        canceled
-          ? { status: "canceled", nextAttemptAt: null }
-          : { status: "retrying", nextAttemptAt: now.toJSDate() },
-      )
-      .where(eq(charges.id, release.chargeId));
+    await tx`
+      update charges set status = ${canceled ? "canceled" : "retrying"}::charge_status,
+        next_attempt_at = ${canceled ? null : at}::timestamptz
+      where id = ${release.chargeId}::uuid`;
     if (release.unusablePaymentMethodId) {
-      await tx
-        .update(paymentMethods)
-        .set({ unusableAt: now.toJSDate(), unusableReason: `${release.code}: ${release.description}` })
-        .where(
-          and(eq(paymentMethods.id, release.unusablePaymentMethodId), isNull(paymentMethods.unusableAt)),
-        );
+      await tx`
+        update payment_methods set unusable_at = ${at}::timestamptz,
+          unusable_reason = ${`${release.code}: ${release.description}`}
+        where id = ${release.unusablePaymentMethodId}::uuid and unusable_at is null`;
     }
-    await recordEvent(tx, {
-      type: "charge.attempt_released",
+    const subjects = {
       actor: release.actor,
       occurredAt: now,
       subscriptionId: subscription.id,
       chargeId: release.chargeId,
-      data: { attempt: release.attemptNumber, code: release.code, description: release.description },
-    });
-    if (canceled) {
-      await recordEvent(tx, {
-        type: "charge.canceled",
-        actor: release.actor,
-        occurredAt: now,
-        subscriptionId: subscription.id,
-        customerId: subscription.customerId,
-        chargeId: release.chargeId,
-        data: { reason: "subscription canceled", previous_status: charge.status },
-      });
-    }
+    };
+    await recordEvents(tx, [
+      {
+        ...subjects,
+        type: "charge.attempt_released",
+        data: { attempt: release.attemptNumber, code: release.code, description: release.description },
+      },
+      ...(canceled
+        ? [
+            {
+              ...subjects,
+              type: "charge.canceled",
+              customerId: subscription.customerId,
+              data: { reason: "subscription canceled", previous_status: charge.status },
+            },
+          ]
+        : []),
+    ]);
     return true;
   });
 }
