@@ -22,7 +22,9 @@ import { chargeOrderId } from "./order-id.js";
  * violation or a deadlock rolls the batch back; its charges are then claimed one at a time, so one
  * charge that cannot be claimed does not hold back the others.
  *
- * Claiming clears dispatched_at: the scheduler dispatches the charge's next attempt afresh.
+ * Claiming clears dispatched_at: the scheduler dispatches the charge's next attempt afresh. The
+ * attempt's created_at is the moment of its insert (clock_timestamp), not the transaction's start:
+ * the quiet period counts from it, and a claim that waited on a lock must not look older than it is.
  */
 export interface ClaimedCharge {
   readonly id: string;
@@ -99,8 +101,8 @@ async function claimIn(
 
   const orderIds = claimed.map((row) => chargeOrderId(row.id, row.attempt_count));
   const attempts = await tx<{ id: string; charge_id: string }[]>`
-    insert into charge_attempts (charge_id, order_id, attempt_number, status)
-    select a.charge_id, a.order_id, a.attempt_number, 'in_flight'
+    insert into charge_attempts (charge_id, order_id, attempt_number, status, created_at)
+    select a.charge_id, a.order_id, a.attempt_number, 'in_flight', clock_timestamp()
     from unnest(
       ${claimed.map((row) => row.id)}::uuid[], ${orderIds}::text[],
       ${claimed.map((row) => row.attempt_count)}::int[]

@@ -4,11 +4,19 @@
  * token bucket holding one second's worth, so a fresh batch may start a second's worth at once).
  * Both bound this process; K worker processes allow K times as much. Waiters are served in order.
  *
+ * Calls are taken BEFORE their attempts are claimed (`take`, then claim, then send at once), so a
+ * committed attempt never waits in line for the gateway: the time from its row to its call stays
+ * far inside the quiet period that tells a live call from an abandoned one (quiet-period.ts).
+ *
  * Real time, not the billing clock: this paces sockets and the gateway's limits, which live in real
  * time whatever the controllable clock says.
  */
 export interface GatewayLimiter {
-  /** Runs `call` once a slot and a token are free; the slot is held until it settles. */
+  /** Waits until a call may start, then takes as many as may start now, up to `max`; returns how many. */
+  take(max: number): Promise<number>;
+  /** Gives back calls taken (finished, or not needed after all). */
+  give(count: number): void;
+  /** Takes one call, runs it and gives it back when it settles. */
   run<T>(call: () => Promise<T>): Promise<T>;
 }
 
@@ -17,9 +25,21 @@ export interface GatewayLimits {
   readonly ratePerSecond: number;
 }
 
-export const UNLIMITED: GatewayLimiter = { run: (call) => call() };
+export const UNLIMITED: GatewayLimiter = {
+  take: async (max) => max,
+  give: () => undefined,
+  run: (call) => call(),
+};
 
-export function createGatewayLimiter(limits: GatewayLimits, now: () => number = () => performance.now()) {
+interface Waiter {
+  readonly max: number;
+  readonly grant: (count: number) => void;
+}
+
+export function createGatewayLimiter(
+  limits: GatewayLimits,
+  now: () => number = () => performance.now(),
+): GatewayLimiter {
   const { maxInFlight, ratePerSecond } = limits;
   for (const [name, value] of Object.entries(limits)) {
     if (!Number.isSafeInteger(value) || value < 1)
@@ -29,7 +49,7 @@ export function createGatewayLimiter(limits: GatewayLimits, now: () => number = 
   let tokens = ratePerSecond;
   let refilledAt = now();
   let timer: NodeJS.Timeout | undefined;
-  const waiting: (() => void)[] = [];
+  const waiting: Waiter[] = [];
 
   const refill = () => {
     const at = now();
@@ -40,9 +60,11 @@ export function createGatewayLimiter(limits: GatewayLimits, now: () => number = 
   const pump = () => {
     refill();
     while (waiting.length > 0 && inFlight < maxInFlight && tokens >= 1) {
-      tokens -= 1;
-      inFlight += 1;
-      waiting.shift()!();
+      const waiter = waiting.shift()!;
+      const count = Math.min(waiter.max, maxInFlight - inFlight, Math.floor(tokens));
+      tokens -= count;
+      inFlight += count;
+      waiter.grant(count);
     }
     // Out of tokens with callers waiting: wake when the next token is due.
     if (waiting.length > 0 && inFlight < maxInFlight && timer === undefined) {
@@ -57,16 +79,24 @@ export function createGatewayLimiter(limits: GatewayLimits, now: () => number = 
   };
 
   const limiter: GatewayLimiter = {
-    async run(call) {
-      await new Promise<void>((start) => {
-        waiting.push(start);
+    take(max) {
+      if (!Number.isSafeInteger(max) || max < 1)
+        throw new RangeError(`take needs a whole number from 1, got ${max}`);
+      return new Promise<number>((grant) => {
+        waiting.push({ max, grant });
         pump();
       });
+    },
+    give(count) {
+      inFlight -= count;
+      pump();
+    },
+    async run(call) {
+      await limiter.take(1);
       try {
         return await call();
       } finally {
-        inFlight -= 1;
-        pump();
+        limiter.give(1);
       }
     },
   };

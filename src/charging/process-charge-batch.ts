@@ -110,28 +110,46 @@ async function reconcileOpen(run: Run, open: readonly ChargeSnapshot[]): Promise
 
 async function attempt(run: Run, snapshots: readonly ChargeSnapshot[]): Promise<void> {
   if (snapshots.length === 0) return;
-  const ready = (await Promise.all(snapshots.map((snapshot) => prepare(run, snapshot)))).filter(
+  let queue = (await Promise.all(snapshots.map((snapshot) => prepare(run, snapshot)))).filter(
     (send) => send !== null,
   );
-  const attempts = await claimBatch(
-    run.ctx,
-    ready.map((r) => r.snapshot.charge),
-    { actor: "system", forced: run.force },
-  );
-  const sends: SendableAttempt[] = [];
-  for (const { snapshot, send } of ready) {
-    const recorded = attempts.get(snapshot.charge.id);
-    if (recorded) sends.push({ ...send, attempt: recorded });
-    else run.sink.results.set(snapshot.charge.id, skipped(snapshot.charge.id, "claimed_elsewhere"));
-  }
   const flusher = createOutcomeFlusher<OutcomeInput, ChargeResult>({
     flushMs: run.flushMs,
-    maxGroup: Math.max(1, sends.length),
+    maxGroup: Math.max(1, queue.length),
     flush: (items) => settleBatch(run.ctx, items),
   });
-  const refused = await sendBatch(run.ctx, sends, { limiter: run.limiter, flusher }, run.sink);
+  // In waves: as many charges as the limiter lets start now are claimed together and sent at once.
+  const sending: Promise<string[]>[] = [];
+  while (queue.length > 0) {
+    const taken = await run.limiter.take(queue.length);
+    const wave = queue.slice(0, taken);
+    queue = queue.slice(taken);
+    const sends = await claimWave(run, wave);
+    run.limiter.give(taken - sends.length);
+    sending.push(sendBatch(run.ctx, sends, { limiter: run.limiter, flusher }, run.sink));
+  }
+  const refused = (await Promise.all(sending)).flat();
   // -7: the card was marked unusable and the charge is due again; the unusable-card path ends it.
   await attempt(run, [...(await load(run, refused)).values()]);
+}
+
+async function claimWave(run: Run, wave: readonly Prepared[]): Promise<SendableAttempt[]> {
+  const sends: SendableAttempt[] = [];
+  try {
+    const attempts = await claimBatch(
+      run.ctx,
+      wave.map((r) => r.snapshot.charge),
+      { actor: "system", forced: run.force },
+    );
+    for (const { snapshot, send } of wave) {
+      const recorded = attempts.get(snapshot.charge.id);
+      if (recorded) sends.push({ ...send, attempt: recorded });
+      else run.sink.results.set(snapshot.charge.id, skipped(snapshot.charge.id, "claimed_elsewhere"));
+    }
+  } catch (error) {
+    for (const { snapshot } of wave) run.sink.failures.set(snapshot.charge.id, error);
+  }
+  return sends;
 }
 
 type Prepared = { snapshot: ChargeSnapshot; send: Omit<SendableAttempt, "attempt"> };

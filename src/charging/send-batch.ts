@@ -12,8 +12,9 @@ import type { ChargeResult } from "./result.js";
 import type { OutcomeInput } from "./settle-batch.js";
 
 /**
- * Rule: a claimed batch (its attempts committed) is sent to GetnewPayment concurrently, bounded by
- * the process's gateway limiter, and each reply is routed the moment it arrives:
+ * Rule: a claimed wave (its attempts committed, one gateway call taken from the process's limiter
+ * for each before the claim) is sent to GetnewPayment at once, concurrently, and each reply is
+ * routed the moment it arrives; each call is given back to the limiter when it returns:
  *
  * | report         | what happens                                                   | charge result        |
  * |----------------|----------------------------------------------------------------|----------------------|
@@ -53,14 +54,17 @@ export async function sendBatch(
     sends.map(async (send) => {
       const { chargeId } = send.attempt;
       try {
-        const report = await via.limiter.run(() =>
-          callGateway(ctx, {
+        let report: GatewayReport;
+        try {
+          report = await callGateway(ctx, {
             cardToken: send.cardToken,
             kind: send.kind,
             orderId: send.attempt.orderId,
             amount: send.amount,
-          }),
-        );
+          });
+        } finally {
+          via.limiter.give(1);
+        }
         const routed = await route(ctx, send, report, via.flusher);
         if (routed === "refused") refused.push(chargeId);
         else sink.results.set(chargeId, routed);

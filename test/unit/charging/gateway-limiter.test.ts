@@ -38,6 +38,20 @@ describe("the gateway limiter", () => {
     expect(started).toEqual([0, 1, 2, 3]);
   });
 
+  it("takes as many calls as may start now, up to the number asked, and waits for a given-back one", async () => {
+    const limiter = createGatewayLimiter({ maxInFlight: 3, ratePerSecond: 1000 });
+    expect(await limiter.take(5)).toBe(3);
+    let next: number | undefined;
+    const waiting = limiter.take(4).then((count) => {
+      next = count;
+    });
+    await Promise.resolve();
+    expect(next).toBeUndefined();
+    limiter.give(2);
+    await waiting;
+    expect(next).toBe(2);
+  });
+
   it("frees the slot of a call that throws", async () => {
     const limiter = createGatewayLimiter({ maxInFlight: 1, ratePerSecond: 1000 });
     await expect(limiter.run(() => Promise.reject(new Error("refused")))).rejects.toThrow("refused");
