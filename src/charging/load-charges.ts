@@ -2,6 +2,7 @@ import type { DateTime } from "luxon";
 import type { ChargeState, SubscriptionState, TokenLifecycle } from "../billing/index.js";
 import type { SealedToken } from "../crypto/index.js";
 import { type Db, pgInstant, pgInstantOrNull, pgInteger } from "../db/index.js";
+import { resumableOnNewCard } from "./resumable.js";
 
 /**
  * Reads, without locking and in one prepared statement for a whole batch, everything the charge
@@ -89,9 +90,7 @@ export async function loadCharges(
   const rows = await db.$client<Row[]>`
     select c.id, c.subscription_id, c.status, c.amount_minor, c.currency, c.attempt_count,
            c.next_attempt_at,
-           (s.status in ('past_due', 'unpaid') and pm.id is not null and not exists (
-              select 1 from charge_attempts tried
-               where tried.charge_id = c.id and tried.created_at >= pm.created_at)) as resumable,
+           ${resumableOnNewCard(db.$client)} as resumable,
            s.customer_id, s.status as subscription_status,
            pm.id as pm_id, pm.kind as pm_kind, pm.token_ciphertext, pm.token_nonce, pm.token_tag,
            pm.token_key_id, pm.issued_at, pm.expires_at, pm.deactivated_at, pm.unusable_at,

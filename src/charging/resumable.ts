@@ -1,6 +1,5 @@
-import { and, eq, gte, inArray, isNotNull, notExists, type SQL, sql } from "drizzle-orm";
-import { alias, QueryBuilder } from "drizzle-orm/pg-core";
-import { chargeAttempts, charges, paymentMethods, subscriptions } from "../db/schema/index.js";
+import type { PendingQuery, Row } from "postgres";
+import type { SqlRunner } from "../db/index.js";
 
 /**
  * Collection of a charge resumes on a new card: its subscription is in debt (past_due or unpaid)
@@ -8,18 +7,11 @@ import { chargeAttempts, charges, paymentMethods, subscriptions } from "../db/sc
  * enrollment service's `payment_method.replaced` (resume_collection) means. Derived from rows, not
  * from the event, so nothing is missed if a process dies in between.
  *
- * Usable in a query that joins charges, their subscription and the subscription's current payment
- * method. Whether that card still works is checked separately (tokenStatus).
+ * A fragment for a tagged query that names the charge `c`, its subscription `s` and the
+ * subscription's current payment method `pm` (left-joined or joined). Whether that card still works
+ * is checked separately (tokenStatus).
  */
-const tried = alias(chargeAttempts, "tried_on_card");
-
-const attemptOnCurrentCard = new QueryBuilder()
-  .select({ one: sql`1` })
-  .from(tried)
-  .where(and(eq(tried.chargeId, charges.id), gte(tried.createdAt, paymentMethods.createdAt)));
-
-export const resumableOnNewCard: SQL<boolean> = sql<boolean>`(${and(
-  inArray(subscriptions.status, ["past_due", "unpaid"]),
-  isNotNull(paymentMethods.id),
-  notExists(attemptOnCurrentCard),
-)})`;
+export function resumableOnNewCard(sql: SqlRunner): PendingQuery<Row[]> {
+  return sql`(s.status in ('past_due', 'unpaid') and pm.id is not null and not exists (
+    select 1 from charge_attempts tried where tried.charge_id = c.id and tried.created_at >= pm.created_at))`;
+}

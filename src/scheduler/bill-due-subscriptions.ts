@@ -1,84 +1,138 @@
-import { and, asc, eq, gt, inArray, isNotNull, lte } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import type { EngineContext } from "../app/index.js";
-import { assertTransition } from "../billing/index.js";
-import { toInstant } from "../clock/index.js";
-import type { Tx } from "../db/index.js";
-import { charges, plans, subscriptions } from "../db/schema/index.js";
-import { EVENT_TYPES, recordEvent } from "../events/index.js";
+import { assertTransition, type SubscriptionState } from "../billing/index.js";
+import { pgInstant, pgInteger, type SqlTx } from "../db/index.js";
+import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
 import { enqueueTokenDeactivation } from "../queue/index.js";
-import { inBatches } from "./batches.js";
 import { type BillingStep, planBilling } from "./billing-plan.js";
+import { handOut } from "./hand-out.js";
 
 /**
  * Rule: one charge per subscription and period. Due subscriptions (trialing or active, with
- * next_billing_at reached: the partial index subscriptions_due_idx) are claimed FOR UPDATE SKIP
- * LOCKED, so concurrent ticks split them; each period's charge is inserted with ON CONFLICT
- * (subscription_id, period_start) DO NOTHING, so a tick that runs twice, or two at once, can never
- * bill a period twice; the subscription's current period and next_billing_at move in the same
- * transaction. The charge is scheduled and due at once (next_attempt_at = now); the charge worker
- * collects it.
+ * next_billing_at reached) are claimed in (next_billing_at, id) order, the order of the partial
+ * index subscriptions_due_idx, FOR UPDATE SKIP LOCKED, so concurrent ticks split them. Each batch
+ * is billed set-based in one transaction: the periods are planned in memory (planBilling), then
+ * one multi-row INSERT of the charges ON CONFLICT (subscription_id, period_start) DO NOTHING (so a
+ * tick that runs twice, or two at once, can never bill a period twice), one UPDATE … FROM unnest of
+ * the subscriptions' current period and next_billing_at, and their events (recordEvents). The
+ * charges are scheduled, due at once and recorded as dispatched; the batch is handed to the queue
+ * as soon as it commits (hand-out.ts), so the workers start while the next batch is billed.
  *
- * past_due subscriptions are not renewed (see isBilling): one open debt per subscription. A
- * subscription with cancel_at_period_end is canceled at its period end instead, and its card token
- * is handed to the token-deactivation queue once the transaction has committed.
+ * past_due subscriptions are not renewed: one open debt per subscription. A subscription with
+ * cancel_at_period_end is canceled at its period end instead, and its card token is handed to the
+ * token-deactivation queue once the transaction has committed.
  */
 export interface BillingCounts {
   chargesCreated: number;
+  /** Charges handed to the charge queue right after their batch committed. */
+  chargesDispatched: number;
   subscriptionsCanceled: number;
 }
 
-type DueRow = Awaited<ReturnType<typeof selectDue>>[number];
+interface DueRow {
+  id: string;
+  customer_id: string;
+  status: SubscriptionState;
+  timezone: string;
+  billing_anchor: string | null;
+  next_billing_at: string;
+  cancel_at_period_end: boolean;
+  payment_method_id: string | null;
+  amount_minor: string;
+  currency: string;
+  interval_unit: "day" | "week" | "month" | "year";
+  interval_count: number;
+}
 
 const ACTOR = "scheduler";
 
-function selectDue(tx: Tx, now: Date, after: string | undefined, limit: number) {
-  return tx
-    .select({
-      id: subscriptions.id,
-      customerId: subscriptions.customerId,
-      status: subscriptions.status,
-      timezone: subscriptions.timezone,
-      billingAnchor: subscriptions.billingAnchor,
-      nextBillingAt: subscriptions.nextBillingAt,
-      cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd,
-      paymentMethodId: subscriptions.paymentMethodId,
-      amountMinor: plans.amountMinor,
-      currency: plans.currency,
-      intervalUnit: plans.intervalUnit,
-      intervalCount: plans.intervalCount,
-    })
-    .from(subscriptions)
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .where(
-      and(
-        inArray(subscriptions.status, ["trialing", "active"]),
-        isNotNull(subscriptions.nextBillingAt),
-        lte(subscriptions.nextBillingAt, now),
-        after === undefined ? undefined : gt(subscriptions.id, after),
-      ),
-    )
-    .orderBy(asc(subscriptions.id))
-    .limit(limit)
-    .for("update", { of: subscriptions, skipLocked: true });
+type BillingCtx = Pick<EngineContext, "db" | "queues" | "logger" | "config">;
+
+export async function billDueSubscriptions(
+  ctx: BillingCtx,
+  options: { now: DateTime; batchSize: number; maxPeriodsPerSubscription: number },
+): Promise<BillingCounts> {
+  const counts: BillingCounts = { chargesCreated: 0, chargesDispatched: 0, subscriptionsCanceled: 0 };
+  let after: { at: string; id: string } | undefined;
+  for (;;) {
+    const batch = await ctx.db.$client.begin((tx) => billBatch(tx, ctx, options, after));
+    counts.chargesCreated += batch.created.length;
+    counts.subscriptionsCanceled += batch.canceled.length;
+    counts.chargesDispatched += await handOut(ctx, batch.created);
+    for (const paymentMethodId of batch.canceled) {
+      await enqueueTokenDeactivation(ctx.queues, { paymentMethodId }).catch((err: unknown) =>
+        ctx.logger.error({ err, paymentMethodId }, "could not enqueue the token deactivation"),
+      );
+    }
+    if (batch.rows < options.batchSize) return counts;
+    after = batch.cursor;
+  }
+}
+
+async function billBatch(
+  tx: SqlTx,
+  ctx: BillingCtx,
+  options: { now: DateTime; batchSize: number; maxPeriodsPerSubscription: number },
+  after: { at: string; id: string } | undefined,
+) {
+  const { now, batchSize } = options;
+  const nowIso = now.toUTC().toISO();
+  const due = await tx<DueRow[]>`
+    select s.id, s.customer_id, s.status, s.timezone, s.billing_anchor, s.next_billing_at,
+           s.cancel_at_period_end, s.payment_method_id, p.amount_minor, p.currency, p.interval_unit,
+           p.interval_count
+    from subscriptions s
+    join plans p on p.id = s.plan_id
+    where s.status in ('trialing', 'active') and s.next_billing_at is not null
+      and s.next_billing_at <= ${nowIso}::timestamptz
+      and (s.next_billing_at, s.id) > (${after?.at ?? "-infinity"}::timestamptz, ${after?.id ?? "00000000-0000-0000-0000-000000000000"}::uuid)
+    order by s.next_billing_at, s.id
+    limit ${batchSize}
+    for update of s skip locked`;
+
+  const charges: { row: DueRow; step: Extract<BillingStep, { kind: "bill" }> }[] = [];
+  const canceled: { row: DueRow; at: DateTime }[] = [];
+  for (const row of due) {
+    const step = stepFor(ctx, row, now, options.maxPeriodsPerSubscription);
+    if (step?.kind === "bill") charges.push({ row, step });
+    else if (step?.kind === "cancel") canceled.push({ row, at: step.at });
+  }
+  const created = await insertCharges(tx, charges, now);
+  await advanceSubscriptions(tx, charges);
+  await cancelAtPeriodEnd(tx, canceled);
+  await recordEvents(tx, [
+    ...created.events,
+    ...canceled.map(
+      ({ row, at }): EventInput => ({
+        type: EVENT_TYPES.subscriptionCanceled,
+        actor: ACTOR,
+        occurredAt: now,
+        subscriptionId: row.id,
+        customerId: row.customer_id,
+        data: { reason: "cancel_at_period_end", canceled_at: at.toISO() },
+      }),
+    ),
+  ]);
+  const last = due.at(-1);
+  return {
+    rows: due.length,
+    cursor: last && { at: last.next_billing_at, id: last.id },
+    created: created.ids,
+    canceled: canceled.flatMap(({ row }) => (row.payment_method_id ? [row.payment_method_id] : [])),
+  };
 }
 
 /** The step for one row, or null (logged) when its billing data cannot be planned. */
-function stepFor(
-  ctx: Pick<EngineContext, "logger">,
-  row: DueRow,
-  now: DateTime,
-  maxPeriods: number,
-): BillingStep | null {
-  if (!row.billingAnchor || !row.nextBillingAt) return null;
+function stepFor(ctx: Pick<EngineContext, "logger">, row: DueRow, now: DateTime, maxPeriods: number) {
+  if (!row.billing_anchor) return null;
   try {
     return planBilling(
       {
-        billingAnchor: toInstant(row.billingAnchor),
+        billingAnchor: pgInstant(row.billing_anchor),
         timezone: row.timezone,
-        interval: { unit: row.intervalUnit, count: row.intervalCount },
-        nextBillingAt: toInstant(row.nextBillingAt),
-        cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+        interval: { unit: row.interval_unit, count: row.interval_count },
+        nextBillingAt: pgInstant(row.next_billing_at),
+        cancelAtPeriodEnd: row.cancel_at_period_end,
       },
       now,
       maxPeriods,
@@ -90,101 +144,76 @@ function stepFor(
   }
 }
 
-async function cancelAtPeriodEnd(tx: Tx, row: DueRow, at: DateTime, now: DateTime): Promise<void> {
-  assertTransition(row.status, "canceled");
-  await tx
-    .update(subscriptions)
-    .set({
-      status: "canceled",
-      canceledAt: at.toJSDate(),
-      nextBillingAt: null,
-      endedReason: "cancel_at_period_end",
-    })
-    .where(eq(subscriptions.id, row.id));
-  await recordEvent(tx, {
-    type: EVENT_TYPES.subscriptionCanceled,
-    actor: ACTOR,
-    occurredAt: now,
-    subscriptionId: row.id,
-    customerId: row.customerId,
-    data: { reason: "cancel_at_period_end", canceled_at: at.toISO() },
-  });
-}
-
-async function bill(tx: Tx, row: DueRow, step: Extract<BillingStep, { kind: "bill" }>, now: DateTime) {
-  let created = 0;
-  for (const period of step.periods) {
-    const [charge] = await tx
-      .insert(charges)
-      .values({
-        subscriptionId: row.id,
-        periodStart: period.start.toJSDate(),
-        periodEnd: period.end.toJSDate(),
-        amountMinor: row.amountMinor,
-        currency: row.currency,
-        status: "scheduled",
-        nextAttemptAt: now.toJSDate(),
-      })
-      .onConflictDoNothing({ target: [charges.subscriptionId, charges.periodStart] })
-      .returning({ id: charges.id });
-    if (!charge) continue; // already billed: the unique key says so
-    created += 1;
-    await recordEvent(tx, {
+/** One INSERT for every period of the batch; a period already billed is skipped by its unique key. */
+async function insertCharges(
+  tx: SqlTx,
+  bills: readonly { row: DueRow; step: Extract<BillingStep, { kind: "bill" }> }[],
+  now: DateTime,
+): Promise<{ ids: string[]; events: EventInput[] }> {
+  const periods = bills.flatMap(({ row, step }) => step.periods.map((period) => ({ row, period })));
+  if (periods.length === 0) return { ids: [], events: [] };
+  const key = (subscriptionId: string, start: DateTime) => `${subscriptionId} ${start.toMillis()}`;
+  const byKey = new Map(periods.map((p) => [key(p.row.id, p.period.start), p]));
+  const inserted = await tx<{ id: string; subscription_id: string; period_start: string }[]>`
+    insert into charges (subscription_id, period_start, period_end, amount_minor, currency, status,
+                         next_attempt_at, dispatched_at)
+    select p.subscription_id, p.period_start, p.period_end, p.amount_minor, p.currency, 'scheduled',
+           ${now.toUTC().toISO()}::timestamptz, now()
+    from unnest(
+      ${periods.map((p) => p.row.id)}::uuid[], ${periods.map((p) => p.period.start.toUTC().toISO())}::text[]::timestamptz[],
+      ${periods.map((p) => p.period.end.toUTC().toISO())}::text[]::timestamptz[], ${periods.map((p) => p.row.amount_minor)}::bigint[],
+      ${periods.map((p) => p.row.currency)}::text[]
+    ) as p(subscription_id, period_start, period_end, amount_minor, currency)
+    order by p.subscription_id, p.period_start
+    on conflict (subscription_id, period_start) do nothing
+    returning id, subscription_id, period_start`;
+  const events = inserted.map((charge): EventInput => {
+    const { row, period } = byKey.get(key(charge.subscription_id, pgInstant(charge.period_start)))!;
+    return {
       type: "charge.created",
       actor: ACTOR,
       occurredAt: now,
       subscriptionId: row.id,
-      customerId: row.customerId,
+      customerId: row.customer_id,
       chargeId: charge.id,
       data: {
         period_index: period.index,
         period_start: period.start.toISO(),
         period_end: period.end.toISO(),
-        amount_minor: row.amountMinor,
+        amount_minor: pgInteger(row.amount_minor),
         currency: row.currency,
       },
-    });
-  }
-  const current = step.periods.at(-1)!;
-  await tx
-    .update(subscriptions)
-    .set({
-      currentPeriodStart: current.start.toJSDate(),
-      currentPeriodEnd: current.end.toJSDate(),
-      nextBillingAt: step.nextBillingAt.toJSDate(),
-    })
-    .where(eq(subscriptions.id, row.id));
-  return created;
+    };
+  });
+  return { ids: inserted.map((charge) => charge.id), events };
 }
 
-export async function billDueSubscriptions(
-  ctx: Pick<EngineContext, "db" | "queues" | "logger">,
-  options: { now: DateTime; batchSize: number; maxPeriodsPerSubscription: number },
-): Promise<BillingCounts> {
-  const { now, batchSize } = options;
-  const counts: BillingCounts = { chargesCreated: 0, subscriptionsCanceled: 0 };
-  const toDeactivate: string[] = [];
-  await inBatches<string>(batchSize, async (after) => {
-    const rows = await ctx.db.transaction(async (tx) => {
-      const due = await selectDue(tx, now.toJSDate(), after, batchSize);
-      for (const row of due) {
-        const step = stepFor(ctx, row, now, options.maxPeriodsPerSubscription);
-        if (step?.kind === "cancel") {
-          await cancelAtPeriodEnd(tx, row, step.at, now);
-          counts.subscriptionsCanceled += 1;
-          if (row.paymentMethodId) toDeactivate.push(row.paymentMethodId);
-        } else if (step?.kind === "bill") {
-          counts.chargesCreated += await bill(tx, row, step, now);
-        }
-      }
-      return due;
-    });
-    return { rows: rows.length, cursor: rows.at(-1)?.id };
-  });
-  for (const paymentMethodId of toDeactivate) {
-    await enqueueTokenDeactivation(ctx.queues, { paymentMethodId }).catch((err: unknown) =>
-      ctx.logger.error({ err, paymentMethodId }, "could not enqueue the token deactivation"),
-    );
-  }
-  return counts;
+async function advanceSubscriptions(
+  tx: SqlTx,
+  bills: readonly { row: DueRow; step: Extract<BillingStep, { kind: "bill" }> }[],
+): Promise<void> {
+  if (bills.length === 0) return;
+  const current = bills.map(({ step }) => step.periods.at(-1)!);
+  await tx`
+    update subscriptions s set
+      current_period_start = v.period_start, current_period_end = v.period_end,
+      next_billing_at = v.next_billing_at
+    from unnest(
+      ${bills.map(({ row }) => row.id)}::uuid[], ${current.map((p) => p.start.toUTC().toISO())}::text[]::timestamptz[],
+      ${current.map((p) => p.end.toUTC().toISO())}::text[]::timestamptz[],
+      ${bills.map(({ step }) => step.nextBillingAt.toUTC().toISO())}::text[]::timestamptz[]
+    ) as v(id, period_start, period_end, next_billing_at)
+    where s.id = v.id`;
+}
+
+async function cancelAtPeriodEnd(tx: SqlTx, rows: readonly { row: DueRow; at: DateTime }[]): Promise<void> {
+  if (rows.length === 0) return;
+  for (const { row } of rows) assertTransition(row.status, "canceled");
+  await tx`
+    update subscriptions s set status = 'canceled', canceled_at = v.canceled_at, next_billing_at = null,
+      ended_reason = 'cancel_at_period_end'
+    from unnest(
+      ${rows.map(({ row }) => row.id)}::uuid[], ${rows.map(({ at }) => at.toUTC().toISO())}::text[]::timestamptz[]
+    ) as v(id, canceled_at)
+    where s.id = v.id`;
 }

@@ -1,56 +1,52 @@
-import { and, asc, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import type { EngineContext } from "../app/index.js";
-import { ensureChargeJob } from "../charging/index.js";
-import { charges } from "../db/schema/index.js";
-import { inBatches } from "./batches.js";
+import { type Lease, stampAndHandOut } from "./hand-out.js";
 
 /**
  * Rule: Postgres holds the schedule, Redis only the hints. Every charge waiting for an attempt
- * (scheduled or retrying) whose next_attempt_at has come, found through the partial index
- * charges_due_idx, gets a job `charge-<id>-<attempt_count + 1>` unless one exists. Retries are due
+ * (scheduled or retrying) whose next_attempt_at has come is handed to the queue once (hand-out.ts):
+ * first those never handed out (the partial index charges_undispatched_idx, in (next_attempt_at, id)
+ * order), then those handed out before the lease's cutoff (charges_dispatched_idx). Retries are due
  * times in this table, not long BullMQ delays, so a Redis wipe, a restart or a jump of the
- * controllable clock all end the same way: the next tick finds the due charges and enqueues them.
- * Enqueuing twice is harmless (the job id is derived from the charge and its attempt number).
- *
- * Rows are locked FOR UPDATE SKIP LOCKED while their jobs are added, so concurrent ticks split the
- * due rows; paging is by (next_attempt_at, id), as the rows stay due until a worker claims them.
+ * controllable clock all end the same way: the next tick finds the due charges and hands them out.
  */
-type Cursor = { readonly at: string; readonly id: string };
-
 export async function dispatchDueCharges(
-  ctx: Pick<EngineContext, "db" | "queues">,
-  options: { now: DateTime; batchSize: number },
+  ctx: Pick<EngineContext, "db" | "queues" | "logger" | "config">,
+  options: { now: DateTime; batchSize: number; lease: Lease },
 ): Promise<number> {
-  const { now, batchSize } = options;
-  let enqueued = 0;
-  await inBatches<Cursor>(batchSize, (after) =>
-    ctx.db.transaction(async (tx) => {
-      const rows = await tx
-        .select({ id: charges.id, attemptCount: charges.attemptCount, nextAttemptAt: charges.nextAttemptAt })
-        .from(charges)
-        .where(
-          and(
-            inArray(charges.status, ["scheduled", "retrying"]),
-            isNotNull(charges.nextAttemptAt),
-            lte(charges.nextAttemptAt, now.toJSDate()),
-            after === undefined
-              ? undefined
-              : sql`(${charges.nextAttemptAt}, ${charges.id}) > (${after.at}::timestamptz, ${after.id}::uuid)`,
-          ),
-        )
-        .orderBy(asc(charges.nextAttemptAt), asc(charges.id))
-        .limit(batchSize)
-        .for("update", { skipLocked: true });
-      for (const row of rows) {
-        if (await ensureChargeJob(ctx.queues, row.id, row.attemptCount + 1)) enqueued += 1;
-      }
-      const last = rows.at(-1);
-      return {
-        rows: rows.length,
-        cursor: last?.nextAttemptAt ? { at: last.nextAttemptAt.toISOString(), id: last.id } : undefined,
-      };
-    }),
+  const { batchSize, lease } = options;
+  const now = options.now.toUTC().toISO();
+  const fresh = await stampAndHandOut(
+    ctx,
+    batchSize,
+    (sql) => sql<{ id: string }[]>`
+      update charges c set dispatched_at = now()
+      from (
+        select id from charges
+        where status in ('scheduled', 'retrying') and next_attempt_at is not null
+          and dispatched_at is null and next_attempt_at <= ${now}::timestamptz
+        order by next_attempt_at, id
+        limit ${batchSize}
+        for update skip locked
+      ) as due
+      where c.id = due.id
+      returning c.id`,
   );
-  return enqueued;
+  const again = await stampAndHandOut(
+    ctx,
+    batchSize,
+    (sql) => sql<{ id: string }[]>`
+      update charges c set dispatched_at = now()
+      from (
+        select id from charges
+        where status in ('scheduled', 'retrying') and dispatched_at is not null
+          and dispatched_at < ${lease.cutoff}::timestamptz and next_attempt_at <= ${now}::timestamptz
+        order by dispatched_at
+        limit ${batchSize}
+        for update skip locked
+      ) as overdue
+      where c.id = overdue.id
+      returning c.id`,
+  );
+  return fresh + again;
 }

@@ -1,48 +1,38 @@
-import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import type { EngineContext } from "../app/index.js";
-import { ensureChargeJob, sentBefore } from "../charging/index.js";
-import { chargeAttempts, charges } from "../db/schema/index.js";
-import { inBatches } from "./batches.js";
+import { type Lease, stampAndHandOut } from "./hand-out.js";
 
 /**
  * Rule: an open attempt is never forgotten. A charge in `processing` whose open attempt (in_flight
  * or unknown, through the partial unique index charge_attempts_one_open_per_charge) was sent longer
  * ago than `stuckAfterMs` belongs to a worker that crashed, or to a job whose BullMQ retries ran out
- * while reconciling. Its job `charge-<id>-<attempt number>` is added again (a failed one replaced),
- * and the charge job reconciles the attempt with CheckStatus before anything else: re-enqueuing
- * never sends a second payment blindly.
+ * while reconciling. It is handed to the queue again (hand-out.ts, once per lease), and the charge
+ * job reconciles the attempt with CheckStatus before anything else: handing it out never sends a
+ * second payment blindly.
  *
- * Age is measured on Postgres's clock (see charging/quiet-period.ts). Rows are locked FOR UPDATE
- * SKIP LOCKED while the jobs are added; paging is by charge id.
+ * Age is measured on Postgres's clock (see charging/quiet-period.ts).
  */
 export async function dispatchStuckCharges(
-  ctx: Pick<EngineContext, "db" | "queues">,
-  options: { batchSize: number; stuckAfterMs: number },
+  ctx: Pick<EngineContext, "db" | "queues" | "logger" | "config">,
+  options: { batchSize: number; stuckAfterMs: number; lease: Lease },
 ): Promise<number> {
-  const { batchSize } = options;
-  let enqueued = 0;
-  await inBatches<string>(batchSize, (after) =>
-    ctx.db.transaction(async (tx) => {
-      const rows = await tx
-        .select({ chargeId: charges.id, attemptNumber: chargeAttempts.attemptNumber })
-        .from(chargeAttempts)
-        .innerJoin(charges, eq(charges.id, chargeAttempts.chargeId))
-        .where(
-          and(
-            inArray(chargeAttempts.status, ["in_flight", "unknown"]),
-            eq(charges.status, "processing"),
-            sentBefore(chargeAttempts.createdAt, options.stuckAfterMs),
-            after === undefined ? undefined : gt(chargeAttempts.chargeId, after),
-          ),
-        )
-        .orderBy(asc(chargeAttempts.chargeId))
-        .limit(batchSize)
-        .for("update", { of: charges, skipLocked: true });
-      for (const row of rows) {
-        if (await ensureChargeJob(ctx.queues, row.chargeId, row.attemptNumber)) enqueued += 1;
-      }
-      return { rows: rows.length, cursor: rows.at(-1)?.chargeId };
-    }),
+  const { batchSize, lease } = options;
+  const stuckSeconds = options.stuckAfterMs / 1000;
+  return stampAndHandOut(
+    ctx,
+    batchSize,
+    (sql) => sql<{ id: string }[]>`
+      update charges c set dispatched_at = now()
+      from (
+        select ch.id from charge_attempts a
+        join charges ch on ch.id = a.charge_id
+        where a.status in ('in_flight', 'unknown') and ch.status = 'processing'
+          and a.created_at <= now() - make_interval(secs => ${stuckSeconds}::double precision)
+          and (ch.dispatched_at is null or ch.dispatched_at < ${lease.cutoff}::timestamptz)
+        order by ch.id
+        limit ${batchSize}
+        for update of ch skip locked
+      ) as stuck
+      where c.id = stuck.id
+      returning c.id`,
   );
-  return enqueued;
 }

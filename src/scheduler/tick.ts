@@ -7,6 +7,7 @@ import { dispatchRefunds } from "./dispatch-refunds.js";
 import { dispatchResumedCharges } from "./dispatch-resumed-charges.js";
 import { dispatchStuckCharges } from "./dispatch-stuck-charges.js";
 import { dispatchTokenDeactivations } from "./dispatch-token-deactivations.js";
+import { leaseOf } from "./hand-out.js";
 
 /**
  * One pass of the billing scheduler. It only finds due work in Postgres and fans it out; the
@@ -14,10 +15,12 @@ import { dispatchTokenDeactivations } from "./dispatch-token-deactivations.js";
  * processes at once, and a tick after a Redis wipe or a restart rebuilds every lost job:
  *
  *   1. bill subscriptions whose next_billing_at has come (one charge per period; trials end into
- *      their first charge; cancel_at_period_end cancels instead);
- *   2. enqueue charges whose next attempt is due (including the ones just created);
- *   3. enqueue charges whose collection resumes on a new card;
- *   4. re-enqueue charges stuck in processing with an old open attempt (crashed worker), to be
+ *      their first charge; cancel_at_period_end cancels instead), handing each batch's charges to
+ *      the queue as soon as it is billed;
+ *   2. hand out charges whose next attempt is due and that are not handed out yet, or whose
+ *      dispatch is overdue or lost (hand-out.ts: the dispatch is recorded in Postgres);
+ *   3. hand out charges whose collection resumes on a new card;
+ *   4. hand out again charges stuck in processing with an old open attempt (crashed worker), to be
  *      reconciled;
  *   5. enqueue the invoice of uncollectible charges that have none, or whose invoice is pending;
  *   6. enqueue the stop of every live card of a canceled subscription that nothing live charges;
@@ -35,14 +38,16 @@ export interface TickOptions {
   readonly stuckAfterMs?: number;
   /** Age of a requested or unknown refund before it is reconciled; default the quiet period. */
   readonly refundQuietPeriodMs?: number;
+  /** Age of a dispatch after which a still-waiting charge is handed out again; default CHARGE_REDISPATCH_AFTER_SECONDS. */
+  readonly redispatchAfterMs?: number;
 }
 
 export interface TickResult {
   /** Charges created for periods that began. */
   chargesCreated: number;
-  /** Jobs added for charges due for an attempt, or whose collection resumes on a new card. */
+  /** Charges handed to the queue: billed now, due for an attempt, or resuming on a new card. */
   chargesEnqueued: number;
-  /** Jobs added again for charges stuck in processing, to be reconciled. */
+  /** Charges stuck in processing handed to the queue again, to be reconciled. */
   reenqueued: number;
   invoicesEnqueued: number;
   /** Stops of canceled subscriptions' cards queued again (their job was lost). */
@@ -61,16 +66,22 @@ export async function runBillingTick(
 ): Promise<TickResult> {
   const now = ctx.clock.now();
   const batchSize = options.batchSize ?? ctx.config.BILLING_BATCH_SIZE;
+  // Before billing adds jobs: an empty queue now means every earlier dispatch was lost.
+  const lease = await leaseOf(
+    ctx,
+    options.redispatchAfterMs ?? ctx.config.CHARGE_REDISPATCH_AFTER_SECONDS * 1000,
+  );
   const billing = await billDueSubscriptions(ctx, {
     now,
     batchSize,
     maxPeriodsPerSubscription: options.maxPeriodsPerSubscription ?? DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION,
   });
-  const due = await dispatchDueCharges(ctx, { now, batchSize });
-  const resumed = await dispatchResumedCharges(ctx, { now, batchSize });
+  const due = await dispatchDueCharges(ctx, { now, batchSize, lease });
+  const resumed = await dispatchResumedCharges(ctx, { now, batchSize, lease });
   const reenqueued = await dispatchStuckCharges(ctx, {
     batchSize,
     stuckAfterMs: options.stuckAfterMs ?? defaultQuietPeriodMs(ctx.config),
+    lease,
   });
   const invoicesEnqueued = await dispatchInvoices(ctx, { batchSize });
   const tokenDeactivationsEnqueued = await dispatchTokenDeactivations(ctx, { batchSize });
@@ -80,7 +91,7 @@ export async function runBillingTick(
   });
   const result: TickResult = {
     chargesCreated: billing.chargesCreated,
-    chargesEnqueued: due + resumed,
+    chargesEnqueued: billing.chargesDispatched + due + resumed,
     reenqueued,
     invoicesEnqueued,
     tokenDeactivationsEnqueued,

@@ -35,6 +35,8 @@ export interface HarnessOptions {
   /** Where the gateway reaches our HTTP server; tests that start the server set it afterwards. */
   publicUrl?: string;
   gatewayTimeoutMs?: number;
+  /** Charges per charge job (CHARGE_BATCH_SIZE). */
+  chargeBatchSize?: number;
 }
 
 export const REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
@@ -55,6 +57,7 @@ export async function createEngineHarness(options: HarnessOptions = {}): Promise
     GATEWAY_TIMEOUT_MS: String(options.gatewayTimeoutMs ?? 2000),
     TOKEN_ENCRYPTION_KEY: key.toString("hex"),
     BILLING_CLOCK: "controllable",
+    ...(options.chargeBatchSize === undefined ? {} : { CHARGE_BATCH_SIZE: String(options.chargeBatchSize) }),
     QUEUE_PREFIX: prefix,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
   });

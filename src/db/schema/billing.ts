@@ -41,8 +41,17 @@ export const charges = pgTable(
   (t) => [
     unique("charges_subscription_period_key").on(t.subscriptionId, t.periodStart),
     index("charges_due_idx")
-      .on(t.nextAttemptAt, t.id)
+      .on(t.nextAttemptAt)
       .where(sql`${t.status} in ('scheduled', 'retrying') and ${t.nextAttemptAt} is not null`),
+    // The dispatcher's two scans: due and never handed out, and handed out too long ago.
+    index("charges_undispatched_idx")
+      .on(t.nextAttemptAt, t.id)
+      .where(
+        sql`${t.status} in ('scheduled', 'retrying') and ${t.nextAttemptAt} is not null and ${t.dispatchedAt} is null`,
+      ),
+    index("charges_dispatched_idx")
+      .on(t.dispatchedAt)
+      .where(sql`${t.status} in ('scheduled', 'retrying') and ${t.dispatchedAt} is not null`),
     check("charges_period_order", sql`${t.periodEnd} > ${t.periodStart}`),
     check("charges_amount_positive", sql`${t.amountMinor} > 0`),
     check("charges_currency_code", isCurrencyCode(t.currency)),

@@ -105,8 +105,8 @@ describe("gateway faults while charging", () => {
     // Every BullMQ retry asks CheckStatus, hears "not found" within the quiet period, and waits.
     const charge = await eventually(async () => {
       const [row] = await chargesOf(h, sub.subscriptionId);
-      const failed = await h.ctx.queues.queue("charges").getJobState(`charge-${row!.id}-1`);
-      expect(failed).toBe("failed");
+      const failed = await h.ctx.queues.queue("charges").getJobs(["failed"]);
+      expect(failed.map((job) => (job.data as { chargeIds: string[] }).chargeIds)).toEqual([[row!.id]]);
       return row!;
     });
     expect(charge.status).toBe("processing");
