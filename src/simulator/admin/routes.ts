@@ -9,6 +9,7 @@ import { describeZodError } from "../support/zod-error.js";
 import { addProduct } from "../v1/products.js";
 import { ledger } from "./ledger.js";
 import { registerMerchantRoutes } from "./merchant-routes.js";
+import { registerTokenMintRoute } from "./mint-tokens.js";
 
 const clockSchema = z.union([
   z.object({ advance: z.string().min(1) }).strict(),
@@ -18,6 +19,7 @@ const clockSchema = z.union([
 /** The simulator-only /_sim/* routes: merchants, reset, clock, faults, ledger, products and cards. */
 export function registerAdminRoutes(app: FastifyInstance, core: SimulatorCore): void {
   registerMerchantRoutes(app, core);
+  registerTokenMintRoute(app, core);
 
   app.post("/_sim/reset", () => {
     core.reset();

@@ -4,8 +4,8 @@ import type { SimulatorCore } from "../core.js";
 import { notifyMerchant } from "../events/notify.js";
 import { voidPayment } from "../payments/refunds.js";
 import { settlementTime } from "../payments/settlement.js";
-import { endOfExpiryMonth, endOfNextMonth, isoOf, plusMonths } from "../support/time.js";
-import type { CardToken } from "../tokens/token-store.js";
+import { endOfExpiryMonth, isoOf } from "../support/time.js";
+import { type CardToken, tokenExpiresAt } from "../tokens/token-store.js";
 import { type CheckoutSession, savesCard } from "./checkout-session.js";
 import { redirectUrl } from "./redirects.js";
 
@@ -13,8 +13,6 @@ export type ProcessResult =
   | { kind: "invalid"; problem: FormProblem }
   | { kind: "processed"; session: CheckoutSession }
   | { kind: "finished"; session: CheckoutSession };
-
-const TOKEN_LIFETIME_MONTHS = 6;
 
 /**
  * What submitting the checkout page does (the page and /_sim/pay both call it): decide the outcome,
@@ -114,9 +112,6 @@ function issueToken(
 ): void {
   const payment = session.payment;
   const recurring = session.flow.kind === "legacy" && session.flow.recurring;
-  const cardExpiry = card.expiresNextMonth
-    ? endOfNextMonth(now)
-    : endOfExpiryMonth(entered.expiryMonth, entered.expiryYear);
   const token: CardToken = {
     token: core.ids.cardToken(),
     merchantId: session.merchantId,
@@ -128,7 +123,7 @@ function issueToken(
     customer: payment.customer,
     sourceTransactionId: payment.transactionId,
     issuedAt: now,
-    expiresAt: Math.min(plusMonths(now, TOKEN_LIFETIME_MONTHS), cardExpiry),
+    expiresAt: tokenExpiresAt(now, card, { month: entered.expiryMonth, twoDigitYear: entered.expiryYear }),
     deactivatedAt: null,
     collections: 0,
   };

@@ -1,7 +1,7 @@
 import { toDecimalString } from "../../money/index.js";
 import type { SimulatedCard } from "../cards/simulated-cards.js";
 import type { Customer } from "../payments/payment.js";
-import { isoOf } from "../support/time.js";
+import { endOfExpiryMonth, endOfNextMonth, isoOf, plusMonths } from "../support/time.js";
 
 /**
  * recurring: from isRecurring; bound to the enrollment amount and currency.
@@ -27,6 +27,20 @@ export interface CardToken {
   deactivatedAt: number | null;
   /** GetnewPayment calls made with it so far; simulated cards decide by this count. */
   collections: number;
+}
+
+const TOKEN_LIFETIME_MONTHS = 6;
+
+/** The first instant a token issued now no longer works: six months on, or the card's expiry, earlier wins. */
+export function tokenExpiresAt(
+  issuedAt: number,
+  card: SimulatedCard,
+  expiry: { readonly month: number; readonly twoDigitYear: number },
+): number {
+  const cardExpiry = card.expiresNextMonth
+    ? endOfNextMonth(issuedAt)
+    : endOfExpiryMonth(expiry.month, expiry.twoDigitYear);
+  return Math.min(plusMonths(issuedAt, TOKEN_LIFETIME_MONTHS), cardExpiry);
 }
 
 export function tokenStatus(token: CardToken, now: number): TokenStatus {
