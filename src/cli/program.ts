@@ -6,6 +6,7 @@ import { registerClock } from "./commands/clock.js";
 import { registerCustomers } from "./commands/customers.js";
 import { registerDunning } from "./commands/dunning.js";
 import { registerEnroll } from "./commands/enroll.js";
+import { registerImport } from "./commands/import.js";
 import { registerKeys } from "./commands/keys.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerPlans } from "./commands/plans.js";
@@ -26,6 +27,7 @@ export function buildProgram(cli: Cli): Command {
   registerPlans(program, cli);
   registerCustomers(program, cli);
   registerEnroll(program, cli);
+  registerImport(program, cli);
   registerSubscriptions(program, cli);
   registerCharges(program, cli);
   registerDunning(program, cli);

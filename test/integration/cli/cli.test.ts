@@ -332,6 +332,36 @@ describe("billing CLI", () => {
     expect(created).toHaveLength(2);
   }, 90_000);
 
+  it("imports subscriptions with their gateway tokens from a CSV, once", async () => {
+    const minted = await fetch(`${simulator.url}/_sim/tokens`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ count: 2 }),
+    });
+    const { tokens } = (await minted.json()) as { tokens: { card_token: string }[] };
+    const csv = path.join(dataDir, "import.csv");
+    await writeFile(
+      csv,
+      [
+        "email,plan,card_token,card_expiry",
+        `ivy@example.com,${plan.id},${tokens[0]!.card_token},12/30`,
+        `jack@example.com,${plan.id},${tokens[1]!.card_token},13/30`,
+      ].join("\n"),
+    );
+    interface Imported {
+      imported: number;
+      existing: number;
+      rejected: number;
+    }
+
+    const first = await billing("import", "--csv", csv);
+    expect(first.code).toBe(3);
+    expect(JSON.parse(first.stdout)).toMatchObject({ imported: 1, existing: 0, rejected: 1 });
+    expect(first.stderr).toContain("line 3: card_expiry");
+    const again = JSON.parse((await billing("import", "--csv", csv)).stdout) as Imported;
+    expect(again).toMatchObject({ imported: 0, existing: 1, rejected: 1 });
+  }, 90_000);
+
   it("refuses to move a system clock, with a message saying why", async () => {
     const run = await runBilling(["clock", "advance", "1mo", "--json"], { ...env, BILLING_CLOCK: "system" });
     expect(run.code).toBe(2);

@@ -1,0 +1,122 @@
+import { parse } from "csv-parse/sync";
+import { DateTime } from "luxon";
+import { z } from "zod";
+import { parseCardExpiry } from "../billing/index.js";
+
+/**
+ * One row of a subscription import (`billing import --csv`): a customer moving to us from another
+ * billing system with a card token the gateway already issued, and when the subscription bills
+ * next. Validated here, before anything is written; an error names the line and the column.
+ *
+ * | column          | required | meaning                                                              |
+ * |-----------------|----------|----------------------------------------------------------------------|
+ * | email           | yes      | the customer (an existing customer with that e-mail is reused)        |
+ * | name            | no       | the customer's name                                                  |
+ * | plan            | yes      | a plan id, or a plan's exact name                                     |
+ * | card_token      | yes      | the gateway's token (sealed on the way in; never written in clear)    |
+ * | token_kind      | no       | recurring (default) or autosave                                       |
+ * | card_expiry     | no       | MM/YY as the card shows it                                            |
+ * | card_last4      | no       | four digits                                                          |
+ * | token_issued_at | no       | ISO 8601; default now (the token lives six months or to card expiry) |
+ * | next_billing_at | no       | ISO 8601: the first charge here, and the billing anchor; default now |
+ */
+export const IMPORT_COLUMNS = [
+  "email",
+  "name",
+  "plan",
+  "card_token",
+  "token_kind",
+  "card_expiry",
+  "card_last4",
+  "token_issued_at",
+  "next_billing_at",
+] as const;
+
+const blankAsUndefined = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefined, schema.optional());
+const instant = z
+  .string()
+  .refine((text) => DateTime.fromISO(text, { setZone: true }).isValid, "expected ISO 8601");
+
+export const importRowSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[^@\s]+@[^@\s]+$/, "expected an e-mail address"),
+  name: optional(z.string().trim().max(200)),
+  plan: z.string().trim().min(1, "required"),
+  card_token: z
+    .string()
+    .trim()
+    .min(8, "expected a gateway card token")
+    .max(512)
+    .regex(/^[^\s,]+$/, "expected a gateway card token"),
+  token_kind: optional(z.enum(["recurring", "autosave"])),
+  card_expiry: optional(
+    z.string().refine((text) => {
+      try {
+        parseCardExpiry(text);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "expected MM/YY"),
+  ),
+  card_last4: optional(z.string().regex(/^\d{4}$/, "expected four digits")),
+  token_issued_at: optional(instant),
+  next_billing_at: optional(instant),
+});
+
+export type ImportRow = z.output<typeof importRowSchema>;
+
+export interface ReadRow {
+  /** Line of the file the row ends on (the header is line 1). */
+  readonly line: number;
+  readonly row: ImportRow | null;
+  /** Why the row cannot be imported: `column: reason`. */
+  readonly error: string | null;
+}
+
+export class ImportFileError extends Error {
+  override name = "ImportFileError";
+}
+
+/** Parses and validates every row; a file that is not a CSV with the required columns is refused whole. */
+export function readImportCsv(text: string): ReadRow[] {
+  let header: string[] = [];
+  let records: { record: Record<string, string | undefined>; info: { lines: number } }[];
+  try {
+    records = parse(text, {
+      columns: (names: string[]) => {
+        header = names.map((name) => name.trim().toLowerCase());
+        return header;
+      },
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      bom: true,
+    });
+  } catch (error) {
+    throw new ImportFileError(`not a readable CSV: ${(error as Error).message}`);
+  }
+  const missing = (["email", "plan", "card_token"] as const).filter((column) => !header.includes(column));
+  if (missing.length > 0)
+    throw new ImportFileError(`no ${missing.join(", ")} column; columns: ${IMPORT_COLUMNS.join(",")}`);
+
+  const seen = new Map<string, number>();
+  return records.map(({ record, info }) => {
+    const parsed = importRowSchema.safeParse(record);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return { line: info.lines, row: null, error: `${issue.path.join(".")}: ${issue.message}` };
+    }
+    const first = seen.get(parsed.data.card_token);
+    if (first !== undefined) {
+      return { line: info.lines, row: null, error: `card_token: the same token as line ${first}` };
+    }
+    seen.set(parsed.data.card_token, info.lines);
+    return { line: info.lines, row: parsed.data, error: null };
+  });
+}

@@ -1,0 +1,15 @@
+/** Imports: subscriptions moving to us from another billing system, with their gateway card tokens. */
+export {
+  IMPORT_COLUMNS,
+  ImportFileError,
+  type ImportRow,
+  type ReadRow,
+  readImportCsv,
+} from "./import-row.js";
+export {
+  type ImportedRow,
+  type ImportOptions,
+  type ImportReport,
+  type ImportStatus,
+  importSubscriptions,
+} from "./import-subscriptions.js";
