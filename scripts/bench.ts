@@ -1,36 +1,37 @@
 /**
- * Billing benchmark (`npm run bench`): N subscriptions fall due at the same moment; the billing
- * tick creates their charges and charge workers collect them through GetnewPayment against the
- * simulator, which runs in a child process so that it does not share this event loop. Prints the
- * charges per second, the workers' peak memory, and checks that every charge was collected exactly
- * once according to the simulator's ledger.
+ * Billing benchmark (`npm run bench`): BENCH_DUE of BENCH_SUBSCRIPTIONS subscriptions fall due at
+ * the same moment (the rest next month); the billing tick bills them and hands them out in batch
+ * jobs, and charge workers collect them through GetnewPayment against the simulator, which runs in
+ * a child process so that it does not share this event loop. Seeding mints the tokens in the
+ * simulator (POST /_sim/tokens) and writes the subscriptions with `billing import`'s service.
  *
- * Where the charge workers run:
- * - BENCH_WORKERS unset: one charge worker inside this process, next to the billing tick (the
- *   historical figure; peak RSS is this process's, sampled every 50 ms).
- * - BENCH_WORKERS=K (K >= 1, so K=1 is the one-process baseline to compare K=2, 3… against): K
- *   separate `node --import tsx workers/charge-worker.ts` processes, as the engine is deployed, each
- *   with BENCH_CONCURRENCY jobs at a time; BENCH_RATE stays one limit shared by all of them (BullMQ's
- *   limiter is per queue). They boot after enrolment with this run's database, Redis prefix, gateway
- *   and token key (key id "bench", NODE_ENV=production so a missing key stops them instead of
- *   generating a development one); the clock starts once BullMQ lists all K of them on the charges
- *   queue. This process still runs the billing ticks. Each worker's peak RSS is its VmHWM from
- *   /proc/<pid>/status (Linux), read once every charge is paid and before the worker is stopped with
- *   SIGTERM; the max and the sum over the K processes are printed.
+ * Printed for the charging window (first tick to the last charge paid): charges per second; the
+ * same session's `pgbench -N` tps and the ratio; CPU ms per charge of the whole machine and of each
+ * process group (engine = this process + charge workers; simulator; PostgreSQL) from /proc; commits
+ * per charge (pg_stat_database) and SQL statements per charge (pg_stat_statements, when the server
+ * loads it); Redis commands per charge (INFO commandstats; Redis queue only); the workers' peak RSS;
+ * the first tick's duration and an empty tick's; and exactly-once checks (scripts/bench/exactly-once.ts).
  *
- *   BENCH_SUBSCRIPTIONS  how many subscriptions fall due (default 1000)
- *   BENCH_WORKERS        charge worker processes (default: unset, one worker in this process)
- *   BENCH_CONCURRENCY    charge worker concurrency, per worker (default 32)
- *   BENCH_RATE           charges per second allowed toward the gateway, all workers together (default 100000)
- *   BENCH_REDIS_URL      Redis for the queues (default redis://127.0.0.1:6379)
- *   BENCH_DATABASE_URL   maintenance database of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres)
+ *   BENCH_SUBSCRIPTIONS   subscriptions seeded (default 1000, at most 1,000,000)
+ *   BENCH_DUE             how many of them are due now (default all)
+ *   BENCH_QUEUE           redis (default) or postgres: where BullMQ keeps its jobs
+ *   BENCH_WORKERS         charge worker processes (default: unset, one worker in this process)
+ *   BENCH_CONCURRENCY     batch jobs at once per worker (CHARGE_CONCURRENCY, default 8)
+ *   BENCH_BATCH           charges per job (CHARGE_BATCH_SIZE, default 200)
+ *   BENCH_IN_FLIGHT       gateway calls open at once per worker (CHARGE_MAX_IN_FLIGHT, default 256)
+ *   BENCH_RATE            gateway calls started per second per worker (default 100000)
+ *   BENCH_LATENCY_MS      added latency of every GetnewPayment in the simulator (default 0)
+ *   BENCH_PGBENCH_SECONDS length of the pgbench baseline (default 15; 0 skips it)
+ *   BENCH_JSON            1: also print every figure as one JSON line
+ *   BENCH_REDIS_URL       Redis (default redis://127.0.0.1:6379)
+ *   BENCH_DATABASE_URL    maintenance database of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { count, eq } from "drizzle-orm";
+import { Redis } from "ioredis";
 import postgres from "postgres";
 import { z } from "zod";
 import type { EngineContext } from "../src/app/index.js";
@@ -39,32 +40,39 @@ import { startChargeWorker } from "../src/charging/index.js";
 import { systemClock } from "../src/clock/index.js";
 import { loadConfig } from "../src/config/index.js";
 import { vaultFromConfig } from "../src/crypto/index.js";
-import { createCustomer } from "../src/customers/index.js";
 import { createDb, migrateDatabase } from "../src/db/index.js";
-import { charges } from "../src/db/schema/index.js";
 import { withDatabase } from "../src/db/url.js";
-import { applyGatewayCallback, enroll } from "../src/enrollment/index.js";
 import { createGatewayClient } from "../src/gateway/index.js";
 import { silentLogger } from "../src/logger/index.js";
-import { createPlan } from "../src/plans/index.js";
 import { type BillingQueue, createQueueSystem, QUEUE_NAMES } from "../src/queue/index.js";
 import { runBillingTick } from "../src/scheduler/index.js";
+import { machineBusyMs, pgCounters, postgresCpuMs, processCpuMs, redisCommands } from "./bench/counters.js";
+import { exactlyOnce } from "./bench/exactly-once.js";
+import { pgbenchTps } from "./bench/pgbench.js";
+import { seedSubscriptions } from "./bench/seed.js";
 
 const env = z
   .object({
-    BENCH_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(100_000).default(1000),
+    BENCH_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+    BENCH_DUE: z.coerce.number().int().min(1).optional(),
+    BENCH_QUEUE: z.enum(["redis", "postgres"]).default("redis"),
     BENCH_WORKERS: z.preprocess(
       (v) => (v === "" ? undefined : v),
       z.coerce.number().int().min(1).max(32).optional(),
     ),
-    BENCH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+    BENCH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+    BENCH_BATCH: z.coerce.number().int().min(1).max(1000).default(200),
+    BENCH_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(256),
     BENCH_RATE: z.coerce.number().int().min(1).default(100_000),
+    BENCH_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
+    BENCH_PGBENCH_SECONDS: z.coerce.number().int().min(0).max(600).default(15),
+    BENCH_JSON: z.enum(["0", "1"]).default("0"),
     BENCH_REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
     BENCH_DATABASE_URL: z.string().default("postgres://postgres@127.0.0.1:5432/postgres"),
   })
   .parse(process.env);
 
-const DEADLINE_MS = 10 * 60_000;
+const DEADLINE_MS = 60 * 60_000;
 /** How long K worker processes may take to boot (tsx, migration check, connections) on a busy machine. */
 const WORKER_READY_MS = 120_000;
 /** Past the workers' own SHUTDOWN_TIMEOUT_MS (30 s by default), a worker that has not exited is killed. */
@@ -162,34 +170,34 @@ async function stopWorkerProcesses(workers: readonly WorkerProcess[]) {
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
-async function inBatches<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  const lanes = Array.from({ length: width }, async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  });
-  await Promise.all(lanes);
-}
-
 async function main() {
   const n = env.BENCH_SUBSCRIPTIONS;
+  const due = Math.min(env.BENCH_DUE ?? n, n);
+  const baseline =
+    env.BENCH_PGBENCH_SECONDS > 0
+      ? await pgbenchTps(env.BENCH_DATABASE_URL, env.BENCH_PGBENCH_SECONDS)
+      : undefined;
   const sim = await startSimulatorProcess();
   const dbName = `billing_bench_${randomBytes(5).toString("hex")}`;
   const databaseUrl = withDatabase(env.BENCH_DATABASE_URL, dbName);
   await migrateDatabase(databaseUrl);
   const database = createDb(databaseUrl, { max: 20 });
+  const admin = postgres(env.BENCH_DATABASE_URL, { max: 1, onnotice: () => {} });
+  const redis = env.BENCH_QUEUE === "redis" ? new Redis(env.BENCH_REDIS_URL) : undefined;
   const publicUrl = "http://127.0.0.1:9";
   const engineEnv = {
     DATABASE_URL: databaseUrl,
-    REDIS_URL: env.BENCH_REDIS_URL,
+    ...(env.BENCH_QUEUE === "redis" ? { REDIS_URL: env.BENCH_REDIS_URL } : {}),
     GATEWAY_BASE_URL: sim.url,
     GATEWAY_LEGACY_URL: sim.url,
     GATEWAY_API_KEY: sim.apiKey,
     TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     TOKEN_ENCRYPTION_KEY_ID: VAULT_KEY_ID,
     QUEUE_PREFIX: `bench_${randomBytes(4).toString("hex")}`,
+    CHARGE_CONCURRENCY: String(env.BENCH_CONCURRENCY),
+    CHARGE_BATCH_SIZE: String(env.BENCH_BATCH),
+    CHARGE_MAX_IN_FLIGHT: String(env.BENCH_IN_FLIGHT),
+    CHARGE_RATE_PER_SECOND: String(env.BENCH_RATE),
     LOG_LEVEL: "silent",
   };
   const config = loadConfig(engineEnv);
@@ -200,12 +208,15 @@ async function main() {
     NODE_ENV: "production",
     BILLING_CLOCK: "system",
     PUBLIC_URL: publicUrl,
-    CHARGE_CONCURRENCY: String(env.BENCH_CONCURRENCY),
-    CHARGE_RATE_PER_SECOND: String(env.BENCH_RATE),
   };
-  // Refuse before enrolling rather than after: the processes would stop on the same error.
+  if (env.BENCH_QUEUE === "postgres") delete workerEnv.REDIS_URL;
+  // Refuse before seeding rather than after: the processes would stop on the same error.
   if (env.BENCH_WORKERS !== undefined) loadConfig(workerEnv);
-  const queues = createQueueSystem({ redisUrl: env.BENCH_REDIS_URL, prefix: config.QUEUE_PREFIX });
+  const queues = createQueueSystem(
+    env.BENCH_QUEUE === "redis"
+      ? { redisUrl: env.BENCH_REDIS_URL, prefix: config.QUEUE_PREFIX }
+      : { databaseUrl, prefix: config.QUEUE_PREFIX },
+  );
   const ctx: EngineContext = {
     config,
     db: database.db,
@@ -218,39 +229,24 @@ async function main() {
     publicUrl,
   };
   let workerProcesses: WorkerProcess[] = [];
+  let databaseOpen = true;
 
   try {
-    process.stdout.write(`enrolling ${n} subscriptions through the simulator's checkout…\n`);
+    process.stdout.write(`seeding ${n} subscriptions (${due} due now)…\n`);
     const setupStart = performance.now();
-    const plan = await createPlan(ctx, {
-      name: "Bench",
-      amount: "49.00",
-      currency: "QAR",
-      interval: "month",
-    });
-    const indexes = Array.from({ length: n }, (_, i) => i);
-    await inBatches(indexes, 16, async (i) => {
-      const { customer } = await createCustomer(ctx, { email: `bench-${i}@example.com`, name: `Bench ${i}` });
-      const enrolment = await enroll(ctx, { customerId: customer.id, planId: plan.id, actor: "bench" });
-      const paid = await fetch(`${sim.url}/_sim/pay`, {
+    await seedSubscriptions(ctx, sim.url, n, due);
+    const setupSeconds = (performance.now() - setupStart) / 1000;
+    if (env.BENCH_LATENCY_MS > 0) {
+      await fetch(`${sim.url}/_sim/faults`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
-          checkout_url: enrolment.checkoutUrl,
-          card_number: "4111111111111111",
-          expiry: "12/30",
-          cvv: "123",
-          name: "Bench",
+          operation: "GetnewPayment",
+          kind: "latency",
+          latency_ms: env.BENCH_LATENCY_MS,
         }),
       });
-      if (!paid.ok) throw new Error(`checkout ${i} failed: ${await paid.text()}`);
-      const applied = await applyGatewayCallback(ctx, {
-        source: "webhook",
-        params: { orderId: enrolment.enrollmentId },
-      });
-      if (applied.outcome !== "completed") throw new Error(`enrolment ${i} ended ${applied.outcome}`);
-    });
-    const setupSeconds = (performance.now() - setupStart) / 1000;
+    }
 
     let workersLine: string;
     let stopWorkers: () => Promise<string>;
@@ -280,58 +276,127 @@ async function main() {
         // VmHWM before SIGTERM: once a process has exited its /proc entry is gone.
         const peaks = await Promise.all(started.map((w) => peakRssOf(w.child.pid)));
         const exits = await stopWorkerProcesses(started);
-        const unclean = exits.filter((exit) => exit.code !== 0);
-        if (unclean.length > 0) {
-          process.stderr.write(
-            `${unclean.length} charge worker process(es) did not exit cleanly after SIGTERM\n`,
-          );
+        if (exits.some((exit) => exit.code !== 0)) {
+          process.stderr.write("a charge worker process did not exit cleanly after SIGTERM\n");
           process.exitCode = 1;
         }
         const known = peaks.filter((peak): peak is number => peak !== undefined);
         if (known.length < peaks.length) return "peak RSS (workers):   unknown (no /proc/<pid>/status)";
-        const max = Math.max(...known);
-        const sum = known.reduce((a, b) => a + b, 0);
-        return `peak RSS (workers):   max ${mib(max)}, sum ${mib(sum)} (${known.map((p) => (p / 1024 / 1024).toFixed(0)).join(", ")})`;
+        return `peak RSS (workers):   max ${mib(Math.max(...known))} (${known.map((p) => (p / 1024 / 1024).toFixed(0)).join(", ")} MiB)`;
       };
     }
+
+    const workerCpu = () =>
+      Promise.all(workerProcesses.map((w) => processCpuMs(w.child.pid))).then((all) =>
+        all.reduce<number>((sum, ms) => sum + (ms ?? 0), 0),
+      );
+    const before = {
+      machine: await machineBusyMs(),
+      self: process.cpuUsage(),
+      workers: await workerCpu(),
+      sim: await processCpuMs(sim.child.pid),
+      postgres: await postgresCpuMs(),
+      pg: await pgCounters(admin, dbName),
+      redis: await redisCommands(redis),
+    };
     const start = performance.now();
+    let firstTickMs = 0;
     let paidCount = 0;
-    while (paidCount < n) {
-      if (performance.now() - start > DEADLINE_MS) throw new Error(`only ${paidCount} of ${n} paid in time`);
+    let ticks = 0;
+    while (paidCount < due) {
+      if (performance.now() - start > DEADLINE_MS)
+        throw new Error(`only ${paidCount} of ${due} paid in time`);
+      const tickStart = performance.now();
       await runBillingTick(ctx);
-      const [row] = await ctx.db.select({ paid: count() }).from(charges).where(eq(charges.status, "paid"));
-      paidCount = row?.paid ?? 0;
-      if (paidCount < n) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (ticks++ === 0) firstTickMs = performance.now() - tickStart;
+      const [row] = await database.sql<
+        { paid: string }[]
+      >`select count(*) as paid from charges where status = 'paid'`;
+      paidCount = Number(row?.paid ?? 0);
+      if (paidCount < due) await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const seconds = (performance.now() - start) / 1000;
+    const workerCpuAfter = await workerCpu();
     const rssLine = await stopWorkers();
-
-    const ledger = (await (await fetch(`${sim.url}/_sim/ledger`)).json()) as {
-      payments: { operation: string; status: string }[];
+    const emptyTickStart = performance.now();
+    const empty = await runBillingTick(ctx);
+    const emptyTickMs = performance.now() - emptyTickStart;
+    const self = process.cpuUsage(before.self);
+    // Read while the backends live (an exited backend's CPU is gone from /proc).
+    const cpuAfter = {
+      machine: await machineBusyMs(),
+      sim: await processCpuMs(sim.child.pid),
+      postgres: await postgresCpuMs(),
     };
-    const collected = ledger.payments.filter(
-      (p) => p.operation === "GetnewPayment" && p.status === "SUCCESS",
-    );
+    // Closing the pools makes every backend flush its statistics before they are read.
+    await queues.close();
+    await database.close();
+    databaseOpen = false;
+    const after = { ...cpuAfter, pg: await pgCounters(admin, dbName), redis: await redisCommands(redis) };
+
+    const perCharge = (a: number | undefined, b: number | undefined, digits = 2) =>
+      a === undefined || b === undefined ? "n/a" : ((a - b) / paidCount).toFixed(digits);
+    const engineCpuMs = (self.user + self.system) / 1000 + (workerCpuAfter - before.workers);
+    const checkDb = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    const checks = await exactlyOnce(sim.url, checkDb, due).finally(() => checkDb.end());
+    const rate = paidCount / seconds;
+    const figures = {
+      subscriptions: n,
+      due,
+      queue: env.BENCH_QUEUE,
+      workers: env.BENCH_WORKERS ?? 0,
+      concurrency: env.BENCH_CONCURRENCY,
+      batch: env.BENCH_BATCH,
+      in_flight: env.BENCH_IN_FLIGHT,
+      latency_ms: env.BENCH_LATENCY_MS,
+      seed_seconds: Number(setupSeconds.toFixed(1)),
+      seconds: Number(seconds.toFixed(2)),
+      charges_per_second: Number(rate.toFixed(0)),
+      pgbench_tps: baseline ?? null,
+      ratio: baseline ? Number((rate / baseline).toFixed(3)) : null,
+      machine_cpu_ms: perCharge(after.machine, before.machine),
+      engine_cpu_ms: (engineCpuMs / paidCount).toFixed(2),
+      simulator_cpu_ms: perCharge(after.sim, before.sim),
+      postgres_cpu_ms: perCharge(after.postgres, before.postgres),
+      statements: perCharge(after.pg.statements, before.pg.statements),
+      commits: perCharge(after.pg.commits, before.pg.commits, 3),
+      redis_commands: perCharge(after.redis, before.redis),
+      first_tick_ms: Math.round(firstTickMs),
+      empty_tick_ms: Number(emptyTickMs.toFixed(1)),
+      empty_tick_found: empty.chargesCreated + empty.chargesEnqueued,
+    };
     process.stdout.write(
       [
-        `subscriptions:        ${n} (enrolled in ${setupSeconds.toFixed(1)} s)`,
-        `charge workers:       ${workersLine}`,
-        `charge concurrency:   ${env.BENCH_CONCURRENCY}${env.BENCH_WORKERS === undefined ? "" : " per worker"}`,
+        `subscriptions:        ${n}, ${due} due (seeded in ${figures.seed_seconds} s)`,
+        `queue:                ${env.BENCH_QUEUE}; charge workers: ${workersLine}`,
+        `per worker:           ${env.BENCH_CONCURRENCY} jobs of ${env.BENCH_BATCH} charges, ${env.BENCH_IN_FLIGHT} calls in flight; gateway latency +${env.BENCH_LATENCY_MS} ms`,
         `charges paid:         ${paidCount} in ${seconds.toFixed(2)} s`,
-        `charges per second:   ${(paidCount / seconds).toFixed(0)}`,
+        `charges per second:   ${figures.charges_per_second}`,
+        `pgbench -N tps:       ${baseline?.toFixed(0) ?? "skipped"}${baseline ? ` (ratio ${figures.ratio})` : ""}`,
+        `CPU ms per charge:    machine ${figures.machine_cpu_ms}, engine ${figures.engine_cpu_ms}, simulator ${figures.simulator_cpu_ms}, postgres ${figures.postgres_cpu_ms}`,
+        `per charge:           ${figures.statements} statements${after.pg.statements === undefined ? " (pg_stat_statements not loaded)" : ""}, ${figures.commits} commits, ${figures.redis_commands} Redis commands`,
         rssLine,
-        `gateway collections:  ${collected.length} (exactly once: ${collected.length === n ? "yes" : "NO"})`,
+        `ticks:                first ${figures.first_tick_ms} ms (billed and handed out ${due}), empty ${figures.empty_tick_ms} ms`,
+        ...checks.map(
+          (check) => `${`${check.name}:`.padEnd(56)} ${check.ok ? "yes" : "NO"} (${check.detail})`,
+        ),
         "",
       ].join("\n"),
     );
-    if (collected.length !== n) process.exitCode = 1;
+    if (env.BENCH_JSON === "1") process.stdout.write(`${JSON.stringify({ ...figures, checks })}\n`);
+    if (checks.some((check) => !check.ok)) process.exitCode = 1;
   } finally {
     // Before the database is dropped under them; a no-op for processes already stopped.
     await stopWorkerProcesses(workerProcesses);
-    await queues.obliterate().catch(() => undefined);
-    await queues.close();
-    await database.close();
-    const admin = postgres(env.BENCH_DATABASE_URL, { max: 1, onnotice: () => {} });
+    if (databaseOpen) {
+      await queues.obliterate().catch(() => undefined);
+      await queues.close();
+      await database.close();
+    } else if (redis) {
+      const keys = await redis.keys(`${config.QUEUE_PREFIX}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+    }
+    redis?.disconnect();
     await admin`drop database if exists ${admin(dbName)} with (force)`;
     await admin.end();
     sim.child.kill("SIGTERM");

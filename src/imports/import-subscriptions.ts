@@ -44,6 +44,8 @@ export interface ImportOptions {
   readonly actor?: string;
 }
 
+const ANALYZE_AFTER_ROWS = 10_000;
+
 interface Plan {
   id: string;
   name: string;
@@ -119,6 +121,10 @@ export async function importSubscriptions(
   }
 
   const sorted = [...outcomes.values()].sort((a, b) => a.line - b.line);
+  const written = sorted.filter((row) => row.subscriptionId !== null).length;
+  // A large import leaves the planner's statistics stale until autovacuum comes by; the scheduler's
+  // scans would plan for empty tables meanwhile.
+  if (written >= ANALYZE_AFTER_ROWS) await ctx.db.$client`analyze customers, subscriptions, payment_methods`;
   const count = (status: ImportStatus) => sorted.filter((row) => row.status === status).length;
   return {
     imported: count("imported"),

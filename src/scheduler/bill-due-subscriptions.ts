@@ -92,8 +92,22 @@ async function billBatch(
 
   const charges: { row: DueRow; step: Extract<BillingStep, { kind: "bill" }> }[] = [];
   const canceled: { row: DueRow; at: DateTime }[] = [];
+  // Subscriptions renewing together mostly share their billing data (anchor, zone, interval): the
+  // periods are planned once per distinct combination, not once per row (time zone math is dear).
+  const planned = new Map<string, BillingStep | null>();
   for (const row of due) {
-    const step = stepFor(ctx, row, now, options.maxPeriodsPerSubscription);
+    const key = [
+      row.billing_anchor,
+      row.next_billing_at,
+      row.timezone,
+      row.interval_unit,
+      row.interval_count,
+      row.cancel_at_period_end,
+    ].join("|");
+    const step = planned.has(key)
+      ? planned.get(key)!
+      : stepFor(ctx, row, now, options.maxPeriodsPerSubscription);
+    planned.set(key, step);
     if (step?.kind === "bill") charges.push({ row, step });
     else if (step?.kind === "cancel") canceled.push({ row, at: step.at });
   }

@@ -1,6 +1,4 @@
-import { and, asc, eq, exists, gt, notExists, or } from "drizzle-orm";
 import type { EngineContext } from "../app/index.js";
-import { charges, invoices } from "../db/schema/index.js";
 import { enqueueInvoice, invoiceJobId, QUEUE_NAMES } from "../queue/index.js";
 import { inBatches } from "./batches.js";
 
@@ -17,8 +15,9 @@ import { inBatches } from "./batches.js";
  * number, which the gateway refuses twice, so a fresh run can never make a second invoice. Refusals
  * that retrying cannot fix settle the row as failed and complete the job, so they are not re-run.
  *
- * No partial index covers uncollectible charges, so this is a scan bounded by the batch size per
- * transaction. Rows are locked FOR UPDATE SKIP LOCKED; paging is by charge id.
+ * Both are read through partial indexes (charges_uncollectible_idx, invoices_pending_idx), so the
+ * scan costs what dunning has left uninvoiced, not the number of charges. Rows are locked FOR UPDATE
+ * SKIP LOCKED; paging is by charge id.
  */
 export async function dispatchInvoices(
   ctx: Pick<EngineContext, "db" | "queues">,
@@ -28,27 +27,19 @@ export async function dispatchInvoices(
   const queue = ctx.queues.queue(QUEUE_NAMES.invoices);
   let enqueued = 0;
   await inBatches<string>(batchSize, (after) =>
-    ctx.db.transaction(async (tx) => {
-      const invoiceOf = (status?: "pending") =>
-        tx
-          .select({ id: invoices.id })
-          .from(invoices)
-          .where(and(eq(invoices.chargeId, charges.id), status ? eq(invoices.status, status) : undefined));
-      const rows = await tx
-        .select({ id: charges.id })
-        .from(charges)
-        .where(
-          and(
-            or(
-              and(eq(charges.status, "uncollectible"), notExists(invoiceOf())),
-              exists(invoiceOf("pending")),
-            ),
-            after === undefined ? undefined : gt(charges.id, after),
-          ),
-        )
-        .orderBy(asc(charges.id))
-        .limit(batchSize)
-        .for("update", { of: charges, skipLocked: true });
+    ctx.db.$client.begin(async (tx) => {
+      const rows = await tx<{ id: string }[]>`
+        select c.id from charges c
+        where c.id in (
+            select u.id from charges u
+            where u.status = 'uncollectible'
+              and not exists (select 1 from invoices i where i.charge_id = u.id)
+            union
+            select i.charge_id from invoices i where i.status = 'pending')
+          and c.id > ${after ?? "00000000-0000-0000-0000-000000000000"}::uuid
+        order by c.id
+        limit ${batchSize}
+        for update of c skip locked`;
       for (const { id } of rows) {
         const jobId = invoiceJobId(id);
         const state = await queue.getJobState(jobId);

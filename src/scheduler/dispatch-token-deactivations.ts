@@ -1,7 +1,4 @@
-import { and, asc, eq, exists, gt, isNull, ne, notExists, or } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import type { EngineContext } from "../app/index.js";
-import { paymentMethods, subscriptions } from "../db/schema/index.js";
 import {
   enqueueTokenDeactivation,
   isJobPresent,
@@ -21,12 +18,10 @@ import { inBatches } from "./batches.js";
  * harmless (a second StopRecurring answers -7), and the worker re-checks that no live subscription
  * uses the card before calling the gateway.
  *
- * No partial index covers these rows, so this is a scan bounded by the batch size per transaction.
- * Rows are locked FOR UPDATE SKIP LOCKED; paging is by payment method id.
+ * The scan starts from canceled subscriptions (the partial index subscriptions_canceled_idx), not
+ * from every saved card, so it costs what churn has left, not the size of the customer base. Rows
+ * are locked FOR UPDATE SKIP LOCKED; paging is by payment method id.
  */
-const owner = alias(subscriptions, "canceled_owner");
-const user = alias(subscriptions, "live_user");
-
 export async function dispatchTokenDeactivations(
   ctx: Pick<EngineContext, "db" | "queues">,
   options: { batchSize: number },
@@ -35,34 +30,23 @@ export async function dispatchTokenDeactivations(
   const queue = ctx.queues.queue(QUEUE_NAMES.tokenDeactivation);
   let enqueued = 0;
   await inBatches<string>(batchSize, (after) =>
-    ctx.db.transaction(async (tx) => {
-      const canceledOwner = tx
-        .select({ id: owner.id })
-        .from(owner)
-        .where(
-          and(
-            eq(owner.status, "canceled"),
-            or(eq(owner.id, paymentMethods.subscriptionId), eq(owner.paymentMethodId, paymentMethods.id)),
-          ),
-        );
-      const liveUser = tx
-        .select({ id: user.id })
-        .from(user)
-        .where(and(eq(user.paymentMethodId, paymentMethods.id), ne(user.status, "canceled")));
-      const rows = await tx
-        .select({ id: paymentMethods.id })
-        .from(paymentMethods)
-        .where(
-          and(
-            isNull(paymentMethods.deactivatedAt),
-            exists(canceledOwner),
-            notExists(liveUser),
-            after === undefined ? undefined : gt(paymentMethods.id, after),
-          ),
-        )
-        .orderBy(asc(paymentMethods.id))
-        .limit(batchSize)
-        .for("update", { of: paymentMethods, skipLocked: true });
+    ctx.db.$client.begin(async (tx) => {
+      const rows = await tx<{ id: string }[]>`
+        select pm.id from payment_methods pm
+        where pm.deactivated_at is null
+          and pm.id in (
+            select card.id from subscriptions owner
+            join payment_methods card on card.subscription_id = owner.id
+            where owner.status = 'canceled'
+            union
+            select owner.payment_method_id from subscriptions owner
+            where owner.status = 'canceled' and owner.payment_method_id is not null)
+          and not exists (select 1 from subscriptions live
+                          where live.payment_method_id = pm.id and live.status <> 'canceled')
+          and pm.id > ${after ?? "00000000-0000-0000-0000-000000000000"}::uuid
+        order by pm.id
+        limit ${batchSize}
+        for update of pm skip locked`;
       for (const { id } of rows) {
         if (await isJobPresent(queue, tokenDeactivationJobId(id))) continue;
         await enqueueTokenDeactivation(ctx.queues, { paymentMethodId: id });

@@ -49,6 +49,7 @@ export const charges = pgTable(
       .where(
         sql`${t.status} in ('scheduled', 'retrying') and ${t.nextAttemptAt} is not null and ${t.dispatchedAt} is null`,
       ),
+    index("charges_uncollectible_idx").on(t.id).where(sql`${t.status} = 'uncollectible'`),
     index("charges_dispatched_idx")
       .on(t.dispatchedAt)
       .where(sql`${t.status} in ('scheduled', 'retrying') and ${t.dispatchedAt} is not null`),

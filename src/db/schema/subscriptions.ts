@@ -66,6 +66,8 @@ export const subscriptions = pgTable(
     index("subscriptions_due_idx")
       .on(t.nextBillingAt, t.id)
       .where(sql`${t.status} in ('trialing', 'active', 'past_due') and ${t.nextBillingAt} is not null`),
+    // The card-stop sweep starts from canceled subscriptions (scheduler/dispatch-token-deactivations.ts).
+    index("subscriptions_canceled_idx").on(t.id).where(sql`${t.status} = 'canceled'`),
     check("subscriptions_timezone_present", sql`btrim(${t.timezone}) <> ''`),
     check(
       "subscriptions_billing_only_when_live",

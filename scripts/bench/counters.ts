@@ -1,0 +1,83 @@
+/**
+ * What the benchmark reads before and after the charging window, to print a per-charge budget:
+ * CPU from /proc (the whole machine, and each process group), commits from pg_stat_database,
+ * statements from pg_stat_statements when the server loads it, and Redis commands from INFO
+ * commandstats. Linux only; a figure that cannot be read is undefined and printed as n/a.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import type { Redis } from "ioredis";
+import type postgres from "postgres";
+
+const TICKS_PER_SECOND = 100;
+
+/** Busy CPU ms of the whole machine since boot (every field of /proc/stat's cpu line but idle and iowait). */
+export async function machineBusyMs(): Promise<number | undefined> {
+  try {
+    const line = (await readFile("/proc/stat", "utf8")).split("\n")[0]!;
+    const [, ...fields] = line.trim().split(/\s+/).map(Number);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fields as number[];
+    void idle;
+    void iowait;
+    return ((user! + nice! + system! + irq! + softirq! + (steal ?? 0)) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU ms (user + system) a process has used, from /proc/<pid>/stat. */
+export async function processCpuMs(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU ms of every process named `postgres` (the server and its backends). */
+export async function postgresCpuMs(): Promise<number | undefined> {
+  try {
+    let total = 0;
+    for (const entry of await readdir("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+      if (!stat.includes("(postgres)")) continue;
+      total += (await processCpuMs(Number(entry))) ?? 0;
+    }
+    return total;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface PgCounters {
+  readonly commits: number;
+  readonly statements: number | undefined;
+}
+
+/** Commits (and rollbacks) of one database, and its statements when pg_stat_statements is loaded. */
+export async function pgCounters(admin: postgres.Sql, database: string): Promise<PgCounters> {
+  const [row] = await admin<{ commits: string }[]>`
+    select xact_commit + xact_rollback as commits from pg_stat_database where datname = ${database}`;
+  let statements: number | undefined;
+  try {
+    const [calls] = await admin<{ calls: string | null }[]>`
+      select sum(calls) as calls from pg_stat_statements s
+      join pg_database d on d.oid = s.dbid where d.datname = ${database}`;
+    statements = Number(calls?.calls ?? 0);
+  } catch {
+    statements = undefined;
+  }
+  return { commits: Number(row?.commits ?? 0), statements };
+}
+
+/** Commands Redis has run since its start (sum of INFO commandstats calls). */
+export async function redisCommands(redis: Redis | undefined): Promise<number | undefined> {
+  if (!redis) return undefined;
+  const info = await redis.info("commandstats");
+  let total = 0;
+  for (const match of info.matchAll(/calls=(\d+)/g)) total += Number(match[1]);
+  return total;
+}

@@ -1,0 +1,62 @@
+/**
+ * The benchmark's exactly-once checks, stricter than a count: in the simulator's ledger one
+ * successful GetnewPayment per card token (each bench subscription has its own token and one
+ * period) and every order id distinct; in the database N paid charges over N subscriptions with N
+ * distinct transactions; and the ledger's total equal to the database's paid total to the minor
+ * unit (the ledger's decimal strings converted exactly).
+ */
+import type postgres from "postgres";
+import { toMinor } from "../../src/money/index.js";
+
+export interface Check {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+interface LedgerPayment {
+  operation: string;
+  status: string;
+  order_id: string | null;
+  card_token: string | null;
+  amount: string;
+  currency: string;
+}
+
+export async function exactlyOnce(simUrl: string, db: postgres.Sql, n: number): Promise<Check[]> {
+  const ledger = (await (await fetch(`${simUrl}/_sim/ledger`)).json()) as { payments: LedgerPayment[] };
+  const collected = ledger.payments.filter((p) => p.operation === "GetnewPayment" && p.status === "SUCCESS");
+  const tokens = new Set(collected.map((p) => p.card_token));
+  const orders = new Set(collected.map((p) => p.order_id));
+  const ledgerTotal = collected.reduce((sum, p) => sum + toMinor(p.amount, p.currency), 0);
+  const [row] = await db<
+    { paid: string; subscriptions: string; transactions: string; total: string | null }[]
+  >`
+    select count(*) as paid, count(distinct subscription_id) as subscriptions,
+           count(distinct paid_transaction_id) as transactions, sum(amount_minor) as total
+    from charges where status = 'paid'`;
+  const paid = Number(row!.paid);
+  const dbTotal = Number(row!.total ?? 0);
+  return [
+    {
+      name: "ledger: one collection per subscription",
+      ok: collected.length === n && tokens.size === n,
+      detail: `${collected.length} collections on ${tokens.size} tokens for ${n} subscriptions`,
+    },
+    {
+      name: "ledger: distinct order ids",
+      ok: orders.size === collected.length,
+      detail: `${orders.size} distinct`,
+    },
+    {
+      name: "database: N paid over N subscriptions, N transactions",
+      ok: paid === n && Number(row!.subscriptions) === n && Number(row!.transactions) === n,
+      detail: `${paid} paid, ${row!.subscriptions} subscriptions, ${row!.transactions} transactions`,
+    },
+    {
+      name: "ledger total = database paid total",
+      ok: ledgerTotal === dbTotal,
+      detail: `${ledgerTotal} vs ${dbTotal} minor units`,
+    },
+  ];
+}
