@@ -6,14 +6,19 @@
  *
  * Calls are taken BEFORE their attempts are claimed (`take`, then claim, then send at once), so a
  * committed attempt never waits in line for the gateway: the time from its row to its call stays
- * far inside the quiet period that tells a live call from an abandoned one (quiet-period.ts).
+ * far inside the quiet period that tells a live call from an abandoned one (quiet-period.ts). A
+ * taker may ask to wait until a few calls are free at once (`atLeast`), so that a saturated process
+ * claims in waves rather than one charge per transaction.
  *
  * Real time, not the billing clock: this paces sockets and the gateway's limits, which live in real
  * time whatever the controllable clock says.
  */
 export interface GatewayLimiter {
-  /** Waits until a call may start, then takes as many as may start now, up to `max`; returns how many. */
-  take(max: number): Promise<number>;
+  /**
+   * Waits until `atLeast` calls may start (never more than the limits allow at once), then takes as
+   * many as may start now, up to `max`; returns how many.
+   */
+  take(max: number, atLeast?: number): Promise<number>;
   /** Gives back calls taken (finished, or not needed after all). */
   give(count: number): void;
   /** Takes one call, runs it and gives it back when it settles. */
@@ -33,6 +38,7 @@ export const UNLIMITED: GatewayLimiter = {
 
 interface Waiter {
   readonly max: number;
+  readonly atLeast: number;
   readonly grant: (count: number) => void;
 }
 
@@ -59,31 +65,37 @@ export function createGatewayLimiter(
 
   const pump = () => {
     refill();
-    while (waiting.length > 0 && inFlight < maxInFlight && tokens >= 1) {
+    while (
+      waiting.length > 0 &&
+      maxInFlight - inFlight >= waiting[0]!.atLeast &&
+      tokens >= waiting[0]!.atLeast
+    ) {
       const waiter = waiting.shift()!;
       const count = Math.min(waiter.max, maxInFlight - inFlight, Math.floor(tokens));
       tokens -= count;
       inFlight += count;
       waiter.grant(count);
     }
-    // Out of tokens with callers waiting: wake when the next token is due.
-    if (waiting.length > 0 && inFlight < maxInFlight && timer === undefined) {
+    // Out of tokens with callers waiting: wake when enough tokens are due.
+    const next = waiting[0];
+    if (next && maxInFlight - inFlight >= next.atLeast && timer === undefined) {
       timer = setTimeout(
         () => {
           timer = undefined;
           pump();
         },
-        Math.ceil(((1 - tokens) * 1000) / ratePerSecond),
+        Math.ceil(((next.atLeast - tokens) * 1000) / ratePerSecond),
       );
     }
   };
 
   const limiter: GatewayLimiter = {
-    take(max) {
+    take(max, atLeast = 1) {
       if (!Number.isSafeInteger(max) || max < 1)
         throw new RangeError(`take needs a whole number from 1, got ${max}`);
+      const least = Math.max(1, Math.min(atLeast, max, maxInFlight, ratePerSecond));
       return new Promise<number>((grant) => {
-        waiting.push({ max, grant });
+        waiting.push({ max, atLeast: least, grant });
         pump();
       });
     },

@@ -9,7 +9,7 @@ import {
 } from "../queue/index.js";
 import { ChargeBatchRetryError, ChargeNotFoundError } from "./errors.js";
 import { createGatewayLimiter } from "./gateway-limiter.js";
-import { processChargeBatch } from "./process-charge-batch.js";
+import { createChargeFlusher, processChargeBatch } from "./process-charge-batch.js";
 import type { ChargeResult } from "./result.js";
 
 /**
@@ -54,7 +54,8 @@ export interface ChargeWorkerOptions {
 
 /**
  * The charge worker: a thin job around processChargeBatch, reading a shared billing clock fresh
- * first (one job, one instant). The process's gateway limiter is shared by all its jobs. When any
+ * first (one job, one instant). The process's gateway limiter and outcome flusher are shared by
+ * all its jobs. When any
  * charge of the batch must be tried again (an unknown outcome, the gateway not reached, an attempt
  * still in flight elsewhere, an error), the job throws so BullMQ retries the whole batch with the
  * queue's exponential backoff and jitter: the charges that finished are skipped by their state, and
@@ -63,15 +64,14 @@ export interface ChargeWorkerOptions {
  */
 export function startChargeWorker(ctx: EngineContext, options: ChargeWorkerOptions): BillingWorker {
   const quiet = options.quietPeriodMs === undefined ? {} : { quietPeriodMs: options.quietPeriodMs };
-  const limiter = createGatewayLimiter({
-    maxInFlight: options.maxInFlight ?? ctx.config.CHARGE_MAX_IN_FLIGHT,
-    ratePerSecond: options.ratePerSecond,
-  });
+  const maxInFlight = options.maxInFlight ?? ctx.config.CHARGE_MAX_IN_FLIGHT;
+  const limiter = createGatewayLimiter({ maxInFlight, ratePerSecond: options.ratePerSecond });
+  const flusher = createChargeFlusher(ctx, { flushMs: ctx.config.CHARGE_FLUSH_MS, maxGroup: maxInFlight });
   return ctx.queues.worker(
     QUEUE_NAMES.charges,
     async ({ chargeIds }) => {
       await refreshClock(ctx.clock);
-      const { results, failures } = await processChargeBatch(ctx, chargeIds, { ...quiet, limiter });
+      const { results, failures } = await processChargeBatch(ctx, chargeIds, { ...quiet, limiter, flusher });
       const again = [...failures].filter(([, error]) => !(error instanceof ChargeNotFoundError));
       const missing = failures.size - again.length;
       if (missing > 0) {

@@ -5,7 +5,7 @@ import { claimBatch } from "./claim-batch.js";
 import { ChargeNotFoundError } from "./errors.js";
 import { type GatewayLimiter, UNLIMITED } from "./gateway-limiter.js";
 import { type ChargeSnapshot, loadCharges } from "./load-charges.js";
-import { createOutcomeFlusher } from "./outcome-flusher.js";
+import { createOutcomeFlusher, type OutcomeFlusher } from "./outcome-flusher.js";
 import { defaultQuietPeriodMs } from "./quiet-period.js";
 import { readiness } from "./readiness.js";
 import { reconcileAttempt } from "./reconcile.js";
@@ -44,9 +44,29 @@ export interface ProcessChargeOptions {
 export interface BatchOptions extends ProcessChargeOptions {
   /** The process's bound on gateway calls (gateway-limiter.ts); default none. */
   readonly limiter?: GatewayLimiter;
-  /** How long a finished outcome may wait for others to be recorded with; default CHARGE_FLUSH_MS. */
+  /**
+   * Where outcomes are recorded: the process's flusher, shared by its jobs so that outcomes of
+   * several batches finishing together share a transaction. Default: one for this batch, holding
+   * an outcome at most `flushMs`.
+   */
+  readonly flusher?: ChargeFlusher;
+  /** For the batch's own flusher: default CHARGE_FLUSH_MS. */
   readonly flushMs?: number;
 }
+
+/** Records outcomes in groups (outcome-flusher.ts around settle-batch.ts). */
+export type ChargeFlusher = OutcomeFlusher<OutcomeInput, ChargeResult>;
+
+/** The flusher a worker process shares between its jobs. */
+export function createChargeFlusher(
+  ctx: EngineContext,
+  options: { flushMs: number; maxGroup: number },
+): ChargeFlusher {
+  return createOutcomeFlusher({ ...options, flush: (items) => settleBatch(ctx, items) });
+}
+
+/** Charges claimed together at the least, when that many are waiting: fewer, larger claims. */
+const MIN_WAVE = 32;
 
 export interface BatchResult extends BatchSink {}
 
@@ -55,6 +75,7 @@ interface Run {
   readonly force: boolean;
   readonly quietPeriodMs: number;
   readonly limiter: GatewayLimiter;
+  readonly flusher: ChargeFlusher | undefined;
   readonly flushMs: number;
   readonly sink: BatchSink;
 }
@@ -69,6 +90,7 @@ export async function processChargeBatch(
     force: options.force ?? false,
     quietPeriodMs: options.quietPeriodMs ?? defaultQuietPeriodMs(ctx.config),
     limiter: options.limiter ?? UNLIMITED,
+    flusher: options.flusher,
     flushMs: options.flushMs ?? ctx.config.CHARGE_FLUSH_MS,
     sink: { results: new Map(), failures: new Map() },
   };
@@ -113,15 +135,13 @@ async function attempt(run: Run, snapshots: readonly ChargeSnapshot[]): Promise<
   let queue = (await Promise.all(snapshots.map((snapshot) => prepare(run, snapshot)))).filter(
     (send) => send !== null,
   );
-  const flusher = createOutcomeFlusher<OutcomeInput, ChargeResult>({
-    flushMs: run.flushMs,
-    maxGroup: Math.max(1, queue.length),
-    flush: (items) => settleBatch(run.ctx, items),
-  });
+  const flusher =
+    run.flusher ??
+    createChargeFlusher(run.ctx, { flushMs: run.flushMs, maxGroup: Math.max(1, queue.length) });
   // In waves: as many charges as the limiter lets start now are claimed together and sent at once.
   const sending: Promise<string[]>[] = [];
   while (queue.length > 0) {
-    const taken = await run.limiter.take(queue.length);
+    const taken = await run.limiter.take(queue.length, Math.min(queue.length, MIN_WAVE));
     const wave = queue.slice(0, taken);
     queue = queue.slice(taken);
     const sends = await claimWave(run, wave);

@@ -62,7 +62,7 @@ export const envSchema = z.object({
   CHARGE_BATCH_SIZE: int(1, 1000).default(200),
   CHARGE_MAX_IN_FLIGHT: int(1, 10_000).default(256),
   CHARGE_RATE_PER_SECOND: int(1, 100_000).default(5_000),
-  CHARGE_FLUSH_MS: int(0, 10_000).default(20),
+  CHARGE_FLUSH_MS: int(0, 10_000).default(50),
   CHARGE_REDISPATCH_AFTER_SECONDS: int(1, 86_400).default(600),
   RECONCILE_MAX_TRIES: int(1, 100).default(5),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -52,6 +52,23 @@ describe("the gateway limiter", () => {
     expect(next).toBe(2);
   });
 
+  it("waits until atLeast calls are free when asked, so a busy process claims in waves", async () => {
+    const limiter = createGatewayLimiter({ maxInFlight: 4, ratePerSecond: 1000 });
+    expect(await limiter.take(2)).toBe(2);
+    let granted: number | undefined;
+    const wave = limiter.take(10, 3).then((count) => {
+      granted = count;
+    });
+    await Promise.resolve();
+    expect(granted).toBeUndefined();
+    limiter.give(1);
+    await wave;
+    expect(granted).toBe(3);
+    // Never more than the limits allow at once: atLeast is capped by maxInFlight.
+    limiter.give(3);
+    expect(await limiter.take(10, 50)).toBe(4);
+  });
+
   it("frees the slot of a call that throws", async () => {
     const limiter = createGatewayLimiter({ maxInFlight: 1, ratePerSecond: 1000 });
     await expect(limiter.run(() => Promise.reject(new Error("refused")))).rejects.toThrow("refused");
