@@ -65,7 +65,7 @@ describe("the gateway limiter", () => {
     await wave;
     expect(granted).toBe(3);
     // Never more than the limits allow at once: atLeast is capped by maxInFlight.
-    limiter.give(3);
+    limiter.give(4);
     expect(await limiter.take(10, 50)).toBe(4);
   });
 
