@@ -23,6 +23,7 @@
  *   BENCH_LATENCY_MS      added latency of every GetnewPayment in the simulator (default 0)
  *   BENCH_PGBENCH_SECONDS length of the pgbench baseline (default 15; 0 skips it)
  *   BENCH_JSON            1: also print every figure as one JSON line
+ *   BENCH_CPU_PROF_DIR    where worker processes write a CPU profile (node --cpu-prof) when they stop
  *   BENCH_REDIS_URL       Redis (default redis://127.0.0.1:6379)
  *   BENCH_DATABASE_URL    maintenance database of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres)
  */
@@ -67,6 +68,7 @@ const env = z
     BENCH_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
     BENCH_PGBENCH_SECONDS: z.coerce.number().int().min(0).max(600).default(15),
     BENCH_JSON: z.enum(["0", "1"]).default("0"),
+    BENCH_CPU_PROF_DIR: z.string().optional(),
     BENCH_REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
     BENCH_DATABASE_URL: z.string().default("postgres://postgres@127.0.0.1:5432/postgres"),
   })
@@ -105,7 +107,8 @@ interface WorkerProcess {
 /** Starts K charge worker processes; nothing is awaited here (see waitForWorkers). */
 function startWorkerProcesses(k: number, workerEnv: NodeJS.ProcessEnv): WorkerProcess[] {
   return Array.from({ length: k }, () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "workers/charge-worker.ts"], {
+    const profile = env.BENCH_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${env.BENCH_CPU_PROF_DIR}`] : [];
+    const child = spawn(process.execPath, [...profile, "--import", "tsx", "workers/charge-worker.ts"], {
       env: workerEnv,
       stdio: ["ignore", "ignore", "inherit"],
     });
