@@ -1,7 +1,8 @@
-import { createEngine, type Engine, type EngineContext } from "../src/app/index.js";
+import { createEngine, type Engine } from "../src/app/index.js";
 import { ConfigError, loadConfig } from "../src/config/index.js";
 import { createLogger } from "../src/logger/index.js";
 import { gracefulShutdown } from "../src/queue/index.js";
+import type { Role } from "../src/runtime/roles.js";
 
 /**
  * The boot and shutdown every worker process shares, so each entry point (workers/*.ts) only names
@@ -16,7 +17,6 @@ import { gracefulShutdown } from "../src/queue/index.js";
  */
 
 /** Starts one kind of worker on the engine's queues; the queue system closes what it creates. */
-export type Role = (ctx: EngineContext) => unknown;
 
 export async function runWorkers(name: string, roles: readonly Role[]): Promise<void> {
   let config: ReturnType<typeof loadConfig>;

@@ -1,5 +1,5 @@
 /** Worker process: the billing scheduler. Run one or many (`npx tsx workers/scheduler.ts`). */
-import { scheduler } from "./roles.js";
+import { scheduler } from "../src/runtime/roles.js";
 import { runWorkers } from "./run.js";
 
 await runWorkers("scheduler", [scheduler]);

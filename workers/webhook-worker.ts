@@ -1,5 +1,5 @@
 /** Delivers outgoing merchant webhooks (`npx tsx workers/webhook-worker.ts`). */
-import { webhooks } from "./roles.js";
+import { webhooks } from "../src/runtime/roles.js";
 import { runWorkers } from "./run.js";
 
 await runWorkers("webhook-worker", [webhooks]);

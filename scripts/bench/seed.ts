@@ -3,7 +3,7 @@
  * many as a paid enrollment would have left) and `billing import`'s service writes customers,
  * subscriptions and sealed payment methods in bulk: the first `due` due now, the rest next month.
  */
-import type { EngineContext } from "../../src/app/index.js";
+import type { EngineContext } from "../../src/context/index.js";
 import { importSubscriptions, type ReadRow } from "../../src/imports/index.js";
 import { createPlan } from "../../src/plans/index.js";
 

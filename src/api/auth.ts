@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { authenticateApiKey } from "../apikeys/index.js";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { setCaller } from "./context.js";
 import { ApiProblem } from "./problem.js";
 

@@ -5,6 +5,7 @@ import { CustomerInputError } from "../customers/index.js";
 import { SqlState, violates } from "../db/index.js";
 import { EnrollmentCheckoutError, EnrollmentError, type EnrollmentErrorCode } from "../enrollment/index.js";
 import { GatewayError, GatewayUnavailableError } from "../gateway/index.js";
+import { RefundError, type RefundRefusal } from "../refunds/index.js";
 import { ApiProblem, illegalTransition, notFound, validationFailed } from "./problem.js";
 
 /**
@@ -62,6 +63,19 @@ function unknownReference(field: string, detail: string): ApiProblem {
   });
 }
 
+const REFUND_PROBLEMS: Record<RefundRefusal, { status: number; code: string; title: string }> = {
+  charge_not_found: { status: 404, code: "not_found", title: "Resource not found" },
+  charge_not_refundable: { status: 422, code: "charge_not_refundable", title: "Charge cannot be refunded" },
+  refund_exists: { status: 409, code: "refund_exists", title: "Charge already refunded" },
+  refund_refused: { status: 422, code: "refund_refused", title: "Refund refused by the gateway" },
+  gateway_error: { status: 502, code: "gateway_error", title: "Payment gateway error" },
+};
+
+function refundProblem(error: RefundError): ApiProblem {
+  const { status, code, title } = REFUND_PROBLEMS[error.code];
+  return new ApiProblem(status, code, title, error.message, error.details);
+}
+
 export function domainProblem(error: unknown): ApiProblem | undefined {
   if (error instanceof PlanInputError || error instanceof CustomerInputError) return bodyIssues(error.issues);
   if (error instanceof IllegalTransitionError) {
@@ -75,6 +89,7 @@ export function domainProblem(error: unknown): ApiProblem | undefined {
     });
   }
   if (error instanceof EnrollmentError) return enrollmentProblem(error);
+  if (error instanceof RefundError) return refundProblem(error);
   if (error instanceof GatewayError) {
     return new ApiProblem(
       error instanceof GatewayUnavailableError ? 503 : 502,

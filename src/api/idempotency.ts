@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { callerOf } from "./context.js";
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyRef } from "./idempotency-store.js";
 import { ApiProblem, PROBLEM_CONTENT_TYPE } from "./problem.js";

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import { type EngineContext, refreshClock } from "../app/index.js";
+import { type EngineContext, refreshClock } from "../context/index.js";
 import { authenticate } from "./auth.js";
 import { handleApiError, handleApiNotFound } from "./errors.js";
 import { claimOrReplay, fingerprintRequest, recordResponse } from "./idempotency.js";

@@ -5,13 +5,12 @@ import type { DateTime } from "luxon";
 import { type DunningPolicy, DunningPolicyError, parseDunningPolicy } from "../billing/index.js";
 import { type Clock, systemClock } from "../clock/index.js";
 import { type Config, ConfigError, decodeKey } from "../config/index.js";
+import { createDatabaseClock, type EngineContext } from "../context/index.js";
 import { type TokenVault, vaultFromConfig } from "../crypto/index.js";
 import { createDb, type DbClient, migrateDatabase } from "../db/index.js";
 import { createGatewayClient, type GatewayClient } from "../gateway/index.js";
 import { createLogger, type Logger } from "../logger/index.js";
 import { createQueueSystem, queueSystemOptionsFromConfig } from "../queue/index.js";
-import { createDatabaseClock } from "./clock.js";
-import type { EngineContext } from "./context.js";
 
 /**
  * The composition root: turns a validated Config into an EngineContext. Every process of the engine

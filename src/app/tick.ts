@@ -1,8 +1,7 @@
+import { type EngineContext, refreshClock } from "../context/index.js";
 import { newCardLink } from "../http/index.js";
 import { runBillingTick } from "../scheduler/index.js";
 import { dispatchDueWebhooks, notifyExpiringPaymentMethods, webhookEnqueuer } from "../webhooks/index.js";
-import { refreshClock } from "./clock.js";
-import type { EngineContext } from "./context.js";
 
 /** Due webhook deliveries found again from the database per tick; more wait for the next one. */
 const WEBHOOK_DISPATCH_LIMIT = 500;

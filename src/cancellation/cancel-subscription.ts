@@ -1,7 +1,6 @@
 import { and, eq, inArray, isNotNull, isNull, ne, notInArray, or } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import { z } from "zod";
-import type { EngineContext } from "../app/context.js";
 import {
   assertTransition,
   type CancellationMode,
@@ -9,6 +8,7 @@ import {
   type SubscriptionState,
 } from "../billing/index.js";
 import { toInstant } from "../clock/index.js";
+import type { EngineContext } from "../context/index.js";
 import type { Db, Tx } from "../db/index.js";
 import { charges, paymentMethods, subscriptions } from "../db/schema/index.js";
 import { EVENT_TYPES, recordEvent } from "../events/index.js";

@@ -1,7 +1,7 @@
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { DateTime } from "luxon";
-import type { EngineContext } from "../app/context.js";
 import { toInstant } from "../clock/index.js";
+import type { EngineContext } from "../context/index.js";
 import { paymentMethods, subscriptions } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
 import { GatewayNotFoundError, GatewayRejectedError } from "../gateway/index.js";

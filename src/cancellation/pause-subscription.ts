@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import type { z } from "zod";
-import type { EngineContext } from "../app/context.js";
 import { assertTransition } from "../billing/index.js";
 import { toInstant } from "../clock/index.js";
+import type { EngineContext } from "../context/index.js";
 import { subscriptions } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
 import { lifecycleRequest, lockSubscription } from "./subscription-row.js";

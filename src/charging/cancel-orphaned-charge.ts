@@ -1,5 +1,5 @@
-import type { EngineContext } from "../app/index.js";
 import { assertChargeTransition } from "../billing/index.js";
+import type { EngineContext } from "../context/index.js";
 import { recordEvents } from "../events/index.js";
 import { lockCharges } from "./lock-charges.js";
 

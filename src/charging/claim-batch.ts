@@ -1,6 +1,6 @@
 import type { DateTime } from "luxon";
-import type { EngineContext } from "../app/index.js";
 import { assertChargeTransition, type ChargeState } from "../billing/index.js";
+import type { EngineContext } from "../context/index.js";
 import { SqlState, type SqlTx, violates } from "../db/index.js";
 import { recordEvents } from "../events/index.js";
 import { chargeOrderId } from "./order-id.js";

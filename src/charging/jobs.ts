@@ -1,5 +1,5 @@
 import { UnrecoverableError } from "bullmq";
-import { type EngineContext, refreshClock } from "../app/index.js";
+import { type EngineContext, refreshClock } from "../context/index.js";
 import {
   type BillingWorker,
   chargeJobId,

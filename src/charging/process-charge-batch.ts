@@ -1,5 +1,5 @@
-import type { EngineContext } from "../app/index.js";
 import { tokenStatus } from "../billing/index.js";
+import type { EngineContext } from "../context/index.js";
 import { cancelOrphanedCharge } from "./cancel-orphaned-charge.js";
 import { claimBatch } from "./claim-batch.js";
 import { ChargeNotFoundError } from "./errors.js";

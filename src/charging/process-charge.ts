@@ -1,4 +1,4 @@
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { type ProcessChargeOptions, processChargeBatch } from "./process-charge-batch.js";
 import type { ChargeResult } from "./result.js";
 

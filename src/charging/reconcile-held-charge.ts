@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
-import { type EngineContext, refreshClock } from "../app/index.js";
 import type { ChargeState } from "../billing/index.js";
+import { type EngineContext, refreshClock } from "../context/index.js";
 import { chargeAttempts, charges } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
 import { ChargeNotFoundError, ChargeNotHeldError } from "./errors.js";

@@ -1,4 +1,4 @@
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { AttemptInFlightError, ChargeOutcomeUnknownError } from "./errors.js";
 import type { OpenAttempt } from "./load-charges.js";
 import { markAttemptUnknown } from "./mark-attempt-unknown.js";

@@ -1,6 +1,6 @@
 import type { DateTime } from "luxon";
-import type { EngineContext } from "../app/index.js";
 import { type AttemptOutcome, explainDecline } from "../billing/index.js";
+import type { EngineContext } from "../context/index.js";
 import type { SqlTx } from "../db/index.js";
 import {
   afterDecision,

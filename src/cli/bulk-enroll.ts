@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { and, desc, eq, ne, sql } from "drizzle-orm";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { CustomerInputError, createCustomer } from "../customers/index.js";
 import { enrollments, subscriptions } from "../db/schema/index.js";
 import { EnrollmentError, enroll, startReEnrollment } from "../enrollment/index.js";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import type { Logger } from "../logger/index.js";
 import { type CliIo, Output } from "./output.js";
 import { type DatabaseContext, openDatabaseSession, openEngineSession, type Session } from "./session.js";

@@ -6,6 +6,7 @@ import { ConfigError } from "../config/index.js";
 import { CustomerInputError } from "../customers/index.js";
 import { EnrollmentError } from "../enrollment/index.js";
 import { PlanInputError } from "../plans/index.js";
+import { RefundError } from "../refunds/index.js";
 
 /**
  * Exit codes: 0 done, 1 the work failed (a refusal, the gateway, the database), 2 the command line
@@ -63,7 +64,9 @@ export function toCliError(error: unknown, fieldOptions: Readonly<Record<string,
   if (error instanceof EnrollmentError && error.code === "invalid_input") {
     return new CliError(error.message, EXIT.usage);
   }
-  if (error instanceof EnrollmentError || error instanceof ApiProblem) return new CliError(error.message);
+  if (error instanceof EnrollmentError || error instanceof ApiProblem || error instanceof RefundError) {
+    return new CliError(error.message);
+  }
   if (error instanceof CommanderError) return new CliError(error.message, EXIT.usage);
   const message = error instanceof Error ? error.message : String(error);
   return new CliError(message);

@@ -1,5 +1,6 @@
-import { createDatabaseClock, createEngine, type EngineContext } from "../app/index.js";
+import { createEngine } from "../app/index.js";
 import { type Clock, systemClock } from "../clock/index.js";
+import { createDatabaseClock, type EngineContext } from "../context/index.js";
 import { createDb, migrateDatabase } from "../db/index.js";
 import type { Logger } from "../logger/index.js";
 import { type EngineSetup, resolveSetup } from "../runtime/setup.js";

@@ -1,6 +1,6 @@
 import { and, asc, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { customers } from "../db/schema/index.js";
 import type { Customer } from "./customer-record.js";
 

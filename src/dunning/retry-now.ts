@@ -1,4 +1,3 @@
-import { type EngineContext, refreshClock } from "../app/index.js";
 import {
   ChargeOutcomeUnknownError,
   type ChargeResult,
@@ -6,6 +5,7 @@ import {
   ensureChargeJob,
   processCharge,
 } from "../charging/index.js";
+import { type EngineContext, refreshClock } from "../context/index.js";
 
 /**
  * Collects one charge now, outside the queue (an operator's "retry now", a dunning run). Forced: a

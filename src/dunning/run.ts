@@ -1,4 +1,4 @@
-import { type EngineContext, refreshClock } from "../app/index.js";
+import { type EngineContext, refreshClock } from "../context/index.js";
 import { type RetryNowResult, retryChargeNow } from "./retry-now.js";
 import { type DunningSelection, type SelectedCharge, selectDunningCharges } from "./select-charges.js";
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import { z } from "zod";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import type { Tx } from "../db/index.js";
 import { enrollments, subscriptions } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";

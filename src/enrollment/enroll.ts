@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { customers, plans, subscriptions } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
 import { EnrollmentError } from "./errors.js";

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { enrollments } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
 import { GatewayError } from "../gateway/index.js";

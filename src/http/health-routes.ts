@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 
 /** GET /healthz: ok when Postgres answers, 503 otherwise (Postgres is the source of truth). */
 export function registerHealthRoutes(app: FastifyInstance, ctx: Pick<EngineContext, "db">): void {

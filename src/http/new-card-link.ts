@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { DateTime } from "luxon";
 import { z } from "zod";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import type { TokenVault } from "../crypto/index.js";
 import { startReEnrollment } from "../enrollment/index.js";
 import { RESULT_PAGE_HEADERS, resultPage } from "./result-page.js";

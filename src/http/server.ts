@@ -1,7 +1,7 @@
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { registerMerchantApi } from "../api/index.js";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import type { Logger } from "../logger/index.js";
 import { registerGatewayRoutes } from "./gateway-routes.js";
 import { registerHealthRoutes } from "./health-routes.js";

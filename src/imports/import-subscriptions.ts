@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { DateTime } from "luxon";
-import type { EngineContext } from "../app/index.js";
 import { tokenExpiry } from "../billing/index.js";
 import { toInstant } from "../clock/index.js";
+import type { EngineContext } from "../context/index.js";
 import type { SqlTx } from "../db/index.js";
 import { recordEvents } from "../events/index.js";
 import type { ImportRow, ReadRow } from "./import-row.js";

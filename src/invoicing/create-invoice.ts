@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import type { EngineContext } from "../app/context.js";
 import { toInstant } from "../clock/index.js";
+import type { EngineContext } from "../context/index.js";
 import { charges, customers, invoices, plans, subscriptions } from "../db/schema/index.js";
 import { EVENT_TYPES, type EventInput, recordEvent } from "../events/index.js";
 import {

@@ -1,6 +1,6 @@
 import { UnrecoverableError } from "bullmq";
-import { refreshClock } from "../app/clock.js";
-import type { EngineContext } from "../app/context.js";
+import type { EngineContext } from "../context/index.js";
+import { refreshClock } from "../context/index.js";
 import type { BillingWorker, WorkerSettings } from "../queue/index.js";
 import { createInvoiceForCharge, InvoiceChargeNotFoundError } from "./create-invoice.js";
 

@@ -1,5 +1,5 @@
-import type { EngineContext } from "../app/index.js";
 import { parsePlanInput } from "../billing/index.js";
+import type { EngineContext } from "../context/index.js";
 import { plans } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
 import { type StoredPlan, toStoredPlan } from "./plan-record.js";

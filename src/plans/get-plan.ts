@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { plans } from "../db/schema/index.js";
 import { type StoredPlan, toStoredPlan } from "./plan-record.js";
 

@@ -2,6 +2,7 @@
  * Refunds of paid charges: the refund call (v1 POST /v1/payments/refund) and the reconciler that
  * settles refunds whose answer was never recorded, from the gateway's CheckStatus.
  */
+export { RefundError, type RefundRefusal } from "./errors.js";
 export {
   RECONCILER_ACTOR,
   type ReconcileRefundOptions,

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { EngineContext } from "../app/index.js";
 import { defaultQuietPeriodMs, sentBefore } from "../charging/index.js";
+import type { EngineContext } from "../context/index.js";
 import { chargeAttempts, charges, refunds } from "../db/schema/index.js";
 import type { PaymentLookup, PaymentRecord } from "../gateway/index.js";
 import { OPEN_REFUND_STATUSES, type RefundOutcome, type RefundRow, settleRefund } from "./settle.js";

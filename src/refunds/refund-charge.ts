@@ -1,6 +1,5 @@
 import { and, eq, ne } from "drizzle-orm";
-import { ApiProblem, notFound } from "../api/problem.js";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { SqlState, violates } from "../db/index.js";
 import { chargeAttempts, charges, refunds } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
@@ -10,6 +9,7 @@ import {
   GatewayRejectedError,
   type V1RefundResult,
 } from "../gateway/index.js";
+import { RefundError } from "./errors.js";
 import { type RefundOutcome, type RefundRow, settleRefund } from "./settle.js";
 
 /**
@@ -39,12 +39,11 @@ type RefundContext = Pick<EngineContext, "db" | "gateway" | "clock">;
 
 async function refundablePayment(db: RefundContext["db"], chargeId: string) {
   const [charge] = await db.select().from(charges).where(eq(charges.id, chargeId));
-  if (!charge) throw notFound("charge", chargeId);
+  if (!charge)
+    throw new RefundError("charge_not_found", `no charge with id ${chargeId}`, { resource: "charge" });
   if (charge.status !== "paid" || charge.paidTransactionId === null) {
-    throw new ApiProblem(
-      422,
+    throw new RefundError(
       "charge_not_refundable",
-      "Charge cannot be refunded",
       `charge ${chargeId} is ${charge.status}; only a paid charge can be refunded`,
       { charge_status: charge.status },
     );
@@ -60,10 +59,8 @@ async function refundablePayment(db: RefundContext["db"], chargeId: string) {
       ),
     );
   if (!attempt) {
-    throw new ApiProblem(
-      422,
+    throw new RefundError(
       "charge_not_refundable",
-      "Charge cannot be refunded",
       `charge ${chargeId} has no approved gateway payment to refund`,
       { charge_status: charge.status },
     );
@@ -71,15 +68,13 @@ async function refundablePayment(db: RefundContext["db"], chargeId: string) {
   return { charge, attempt, transactionId: charge.paidTransactionId };
 }
 
-async function liveRefundConflict(db: RefundContext["db"], chargeId: string): Promise<ApiProblem> {
+async function liveRefundConflict(db: RefundContext["db"], chargeId: string): Promise<RefundError> {
   const [live] = await db
     .select({ id: refunds.id, status: refunds.status })
     .from(refunds)
     .where(and(eq(refunds.chargeId, chargeId), ne(refunds.status, "failed")));
-  return new ApiProblem(
-    409,
+  return new RefundError(
     "refund_exists",
-    "Charge already refunded",
     `charge ${chargeId} already has a refund (${live?.status ?? "in progress"}); the gateway refunds a payment once`,
     { refund_id: live?.id ?? null, refund_status: live?.status ?? null },
   );
@@ -144,10 +139,8 @@ export async function refundCharge(ctx: RefundContext, input: RefundChargeInput)
     });
     if (error.outcomeUnknown) return settled;
     const refused = error instanceof GatewayRejectedError || error instanceof GatewayNotFoundError;
-    throw new ApiProblem(
-      refused ? 422 : 502,
+    throw new RefundError(
       refused ? "refund_refused" : "gateway_error",
-      refused ? "Refund refused by the gateway" : "Payment gateway error",
       `the refund of charge ${charge.id} failed: ${error.description}`,
       { refund_id: requested.id, refund_status: settled.status },
     );

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { refunds } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
 

@@ -1,10 +1,11 @@
-import { charges, invoices, scheduler, tokens, webhooks } from "../../workers/roles.js";
-import { createEngine, type EngineContext } from "../app/index.js";
+import { createEngine } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { type RunningServer, startServer } from "../http/index.js";
 import { findFreePort } from "../infra/index.js";
 import { createLogger, type Logger } from "../logger/index.js";
 import type { RunningSimulator } from "../simulator/index.js";
 import { configureMerchant, followClock, startInProcessGateway } from "./in-process-gateway.js";
+import { charges, invoices, scheduler, tokens, webhooks } from "./roles.js";
 import { removeRuntimeRecord, writeRuntimeRecord } from "./runtime-file.js";
 import { type EngineSetup, resolveSetup } from "./setup.js";
 import { usesInProcessGateway } from "./zero-config.js";
@@ -96,7 +97,7 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
       await configureMerchant(simulator, ctx.publicUrl);
       started.push(followClock(ctx.clock, simulator, logger));
     }
-    // The workers' own roles (workers/roles.ts), so this process runs exactly what they would.
+    // The workers' own roles (roles.ts), so this process runs exactly what they would.
     // engine.close() stops them: the queue system closes every worker it created.
     const roles = [
       ...(parts.scheduler ? [scheduler] : []),

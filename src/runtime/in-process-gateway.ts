@@ -1,6 +1,6 @@
-import { refreshClock } from "../app/index.js";
 import type { Clock } from "../clock/index.js";
 import type { Config } from "../config/index.js";
+import { refreshClock } from "../context/index.js";
 import { gatewayCallbackUrls } from "../http/index.js";
 import { findFreePort } from "../infra/index.js";
 import type { Logger } from "../logger/index.js";

@@ -1,6 +1,6 @@
 import type { DateTime } from "luxon";
-import type { EngineContext } from "../app/index.js";
 import { assertTransition, type SubscriptionState } from "../billing/index.js";
+import type { EngineContext } from "../context/index.js";
 import { pgInstant, pgInteger, type SqlTx } from "../db/index.js";
 import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
 import { enqueueTokenDeactivation } from "../queue/index.js";

@@ -1,5 +1,5 @@
 import type { DateTime } from "luxon";
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { type Lease, stampAndHandOut } from "./hand-out.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import { enqueueInvoice, invoiceJobId, QUEUE_NAMES } from "../queue/index.js";
 import { inBatches } from "./batches.js";
 

@@ -1,6 +1,6 @@
 import { and, asc, inArray } from "drizzle-orm";
-import type { EngineContext } from "../app/index.js";
 import { sentBefore } from "../charging/index.js";
+import type { EngineContext } from "../context/index.js";
 import { refunds } from "../db/schema/index.js";
 import { OPEN_REFUND_STATUSES, reconcileRefund } from "../refunds/index.js";
 

@@ -1,4 +1,4 @@
-import type { EngineContext } from "../app/index.js";
+import type { EngineContext } from "../context/index.js";
 import type { SqlRunner } from "../db/index.js";
 import { enqueueChargeBatches, QUEUE_NAMES } from "../queue/index.js";
 

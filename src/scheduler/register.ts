@@ -1,4 +1,4 @@
-import { type EngineContext, refreshClock } from "../app/index.js";
+import { type EngineContext, refreshClock } from "../context/index.js";
 import { type BillingWorker, QUEUE_NAMES } from "../queue/index.js";
 import { runBillingTick, type TickOptions } from "./tick.js";
 

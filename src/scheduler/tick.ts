@@ -1,5 +1,5 @@
-import type { EngineContext } from "../app/index.js";
 import { defaultQuietPeriodMs } from "../charging/index.js";
+import type { EngineContext } from "../context/index.js";
 import { billDueSubscriptions } from "./bill-due-subscriptions.js";
 import { dispatchDueCharges } from "./dispatch-due-charges.js";
 import { dispatchInvoices } from "./dispatch-invoices.js";

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { EngineContext } from "../../src/app/index.js";
 import { DEFAULT_DUNNING_POLICY, type DunningPolicy } from "../../src/billing/index.js";
 import { ControllableClock } from "../../src/clock/index.js";
 import { loadConfig } from "../../src/config/index.js";
+import type { EngineContext } from "../../src/context/index.js";
 import { createTokenVault } from "../../src/crypto/index.js";
 import { createGatewayClient } from "../../src/gateway/index.js";
 import { createLogger } from "../../src/logger/index.js";

@@ -1,5 +1,5 @@
-import type { EngineContext } from "../../app/index.js";
 import { reconcileHeldCharge } from "../../charging/index.js";
+import type { EngineContext } from "../../context/index.js";
 import { refundCharge } from "../../refunds/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";

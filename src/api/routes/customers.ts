@@ -1,4 +1,4 @@
-import type { EngineContext } from "../../app/index.js";
+import type { EngineContext } from "../../context/index.js";
 import { createCustomer, getCustomer, listCustomers } from "../../customers/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";

@@ -1,4 +1,4 @@
-import type { EngineContext } from "../../app/index.js";
+import type { EngineContext } from "../../context/index.js";
 import type { ApiApp } from "../context.js";
 import { invoiceListQuery, invoicePage, invoiceSchema, presentInvoice } from "../schemas/charges.js";
 import { idParams, problemReplies } from "../schemas/common.js";

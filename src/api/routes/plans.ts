@@ -1,5 +1,5 @@
-import type { EngineContext } from "../../app/index.js";
 import { planInputSchema } from "../../billing/index.js";
+import type { EngineContext } from "../../context/index.js";
 import { createPlan, getPlan, listPlans } from "../../plans/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";

@@ -1,5 +1,5 @@
-import type { EngineContext } from "../../app/index.js";
 import { cancelSubscription, pauseSubscription, resumeSubscription } from "../../cancellation/index.js";
+import type { EngineContext } from "../../context/index.js";
 import { enroll, startReEnrollment } from "../../enrollment/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";

@@ -1,4 +1,4 @@
-import type { EngineContext } from "../../app/index.js";
+import type { EngineContext } from "../../context/index.js";
 import { createWebhookEndpoint, disableWebhookEndpoint, listWebhookEndpoints } from "../../webhooks/index.js";
 import type { ApiApp } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";

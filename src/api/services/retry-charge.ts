@@ -1,4 +1,4 @@
-import type { EngineContext } from "../../app/index.js";
+import type { EngineContext } from "../../context/index.js";
 import { type RetryNowResult, retryChargeNow } from "../../dunning/index.js";
 import { ApiProblem } from "../problem.js";
 import { type ChargeRow, findCharge } from "./charges.js";

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { Duration } from "luxon";
-import { isSharedClock, type SharedClock } from "../../app/index.js";
 import { toInstant } from "../../clock/index.js";
 import type { Config } from "../../config/index.js";
+import { isSharedClock, type SharedClock } from "../../context/index.js";
 import type { Cli } from "../cli.js";
 import { CliError, EXIT, optionError } from "../errors.js";
 import { fields } from "../output.js";

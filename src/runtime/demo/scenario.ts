@@ -1,6 +1,6 @@
 import type { DateTime } from "luxon";
-import type { EngineContext } from "../../app/index.js";
 import { cancelSubscription } from "../../cancellation/index.js";
+import type { EngineContext } from "../../context/index.js";
 import { createCustomer } from "../../customers/index.js";
 import { enroll, startReEnrollment } from "../../enrollment/index.js";
 import type { RunningSimulator } from "../../simulator/index.js";

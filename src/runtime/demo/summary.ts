@@ -1,6 +1,6 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import { DateTime } from "luxon";
-import type { EngineContext } from "../../app/index.js";
+import type { EngineContext } from "../../context/index.js";
 import { charges, invoices, subscriptions } from "../../db/schema/index.js";
 import type { Enrolled } from "./scenario.js";
 

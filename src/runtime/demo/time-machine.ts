@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, lte, min, notExists, or } from "drizzle-orm";
 import type { DateTime } from "luxon";
-import { type EngineContext, isSharedClock, type SharedClock } from "../../app/index.js";
 import { toInstant } from "../../clock/index.js";
+import { type EngineContext, isSharedClock, type SharedClock } from "../../context/index.js";
 import { charges, invoices, subscriptions } from "../../db/schema/index.js";
 import { runBillingTick } from "../../scheduler/index.js";
 

@@ -1,10 +1,10 @@
 import { DateTime } from "luxon";
 import { exponentOf } from "../../money/index.js";
 import type { SimMerchant } from "../types.js";
-import type { ProductDraft } from "./catalogue.js";
 import { defaultCurrency } from "./invoices-currency.js";
 import { integerDecimal } from "./invoices-decimal.js";
 import { SIM_ZONE } from "./invoices-validation.js";
+import type { ProductDraft } from "./product.js";
 
 /**
  * The sample products a merchant's catalogue starts with. Status, cashier and public flags follow

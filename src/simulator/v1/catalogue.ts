@@ -1,8 +1,7 @@
-import type { DateTime } from "luxon";
 import type { SimMerchant } from "../types.js";
 import { sampleProducts } from "./catalogue-seed.js";
-import type { Decimal } from "./invoices-decimal.js";
 import { fieldError } from "./invoices-validation.js";
+import type { Product, ProductDraft } from "./product.js";
 
 /**
  * Each merchant's product store. A merchant's catalogue is filled with deterministic sample
@@ -13,36 +12,6 @@ import { fieldError } from "./invoices-validation.js";
 
 /** Product URLs (image, link, qr_code) hang off this address; nothing serves them. */
 export const PRODUCT_BASE_URL = "http://127.0.0.1/products";
-
-export interface Product {
-  readonly id: number;
-  readonly merchantId: number;
-  readonly name: string;
-  readonly sku: string;
-  readonly priceMinor: number;
-  readonly currency: string;
-  readonly image: string;
-  readonly description: string;
-  readonly createdAt: DateTime;
-  readonly category: readonly string[];
-  readonly qrCode: string;
-  readonly link: string;
-  /** online products report status Active, offline ones Inactive. */
-  readonly online: boolean;
-  readonly language: "ar" | "en";
-  readonly setting: {
-    readonly isPublic: boolean;
-    readonly isLimited: boolean;
-    readonly isCashier: boolean;
-    readonly maxCount: Decimal;
-    readonly maxOrder: number;
-  };
-}
-
-/** A product before the catalogue gives it an id and its URLs (an image may be supplied). */
-export type ProductDraft = Omit<Product, "id" | "merchantId" | "image" | "qrCode" | "link"> & {
-  readonly image: string | undefined;
-};
 
 export class ProductCatalogue {
   private readonly byMerchant = new Map<number, Product[]>();
@@ -97,3 +66,5 @@ export class ProductCatalogue {
     return product;
   }
 }
+
+export type { Product, ProductDraft } from "./product.js";

@@ -1,6 +1,6 @@
 import { toDecimalString } from "../../money/index.js";
+import type { Invoice } from "./invoice.js";
 import { formatDecimal } from "./invoices-decimal.js";
-import type { Invoice } from "./invoices-store.js";
 import { wireDateTime } from "./invoices-validation.js";
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabaseClock } from "../../../src/app/index.js";
+import { createDatabaseClock } from "../../../src/context/index.js";
 import { clockState } from "../../../src/db/schema/index.js";
 import { createTestDatabase, type TestDatabase } from "../../support/db.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runTick } from "../../../src/app/index.js";
+import { webhooks } from "../../../src/runtime/roles.js";
 import { createWebhookEndpoint } from "../../../src/webhooks/index.js";
-import { webhooks } from "../../../workers/roles.js";
 import { WebhookReceiver } from "../../webhooks/receiver.js";
 import { type EnrollmentWorld, enrollNew, follow, pay, startEnrollmentWorld } from "../enrollment/support.js";
 

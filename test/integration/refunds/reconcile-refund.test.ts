@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { EngineContext } from "../../../src/app/index.js";
+import type { EngineContext } from "../../../src/context/index.js";
 import { chargeAttempts, events, refunds } from "../../../src/db/schema/index.js";
 import { reconcileRefund, refundCharge } from "../../../src/refunds/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
@@ -144,7 +144,7 @@ describe("reconciling refunds", () => {
       .returning();
     await expect(refundCharge(api.h.ctx, { chargeId, actor: ACTOR })).rejects.toMatchObject({
       code: "refund_exists",
-      extensions: { refund_id: stuck!.id, refund_status: "requested" },
+      details: { refund_id: stuck!.id, refund_status: "requested" },
     });
 
     // The default quiet period (2 × GATEWAY_TIMEOUT_MS + 30 s) is long over for a 10-minute-old row.

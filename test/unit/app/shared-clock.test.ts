@@ -1,7 +1,12 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { type ClockStore, createSharedClock, isSharedClock, refreshClock } from "../../../src/app/clock.js";
 import { ControllableClock, systemClock } from "../../../src/clock/index.js";
+import {
+  type ClockStore,
+  createSharedClock,
+  isSharedClock,
+  refreshClock,
+} from "../../../src/context/index.js";
 
 /** The clock_state row, in memory: one instant that several clocks share. */
 function memoryStore(initial?: string) {

@@ -1,16 +1,17 @@
-import { type EngineContext, runTick } from "../src/app/index.js";
-import { startTokenDeactivationWorker } from "../src/cancellation/index.js";
-import { startChargeWorker } from "../src/charging/index.js";
-import { startInvoiceWorker } from "../src/invoicing/index.js";
-import { QUEUE_NAMES } from "../src/queue/index.js";
-import { registerBillingTick } from "../src/scheduler/index.js";
-import { webhookJobProcessor } from "../src/webhooks/index.js";
-import type { Role } from "./run.js";
+import { runTick } from "../app/index.js";
+import { startTokenDeactivationWorker } from "../cancellation/index.js";
+import { startChargeWorker } from "../charging/index.js";
+import type { EngineContext } from "../context/index.js";
+import { startInvoiceWorker } from "../invoicing/index.js";
+import { QUEUE_NAMES } from "../queue/index.js";
+import { registerBillingTick } from "../scheduler/index.js";
+import { webhookJobProcessor } from "../webhooks/index.js";
 
 /**
- * What each worker process runs, in one place so the single-process entry (all.ts) and the
- * per-role entries start exactly the same things.
+ * What each worker process runs, in one place so the single-process entries (workers/all.ts,
+ * `npm start`) and the per-role entries (workers/*.ts) start exactly the same things.
  */
+export type Role = (ctx: EngineContext) => unknown;
 
 /**
  * Registers the repeating billing tick (one scheduler per id, whoever registers it) and runs the

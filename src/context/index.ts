@@ -1,0 +1,17 @@
+/**
+ * What every service runs with: the engine context (built once by the composition root, src/app)
+ * and the billing clock shared through the database. Below every service; imports only foundations.
+ */
+export type { EngineContext } from "./engine-context.js";
+export {
+  type ClockStore,
+  createDatabaseClock,
+  createSharedClock,
+  type DurationInput,
+  databaseClockStore,
+  type InstantInput,
+  isSharedClock,
+  refreshClock,
+  type SharedClock,
+  type SharedClockOptions,
+} from "./shared-clock.js";
