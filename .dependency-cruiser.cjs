@@ -1,0 +1,54 @@
+/**
+ * Import layering (npm run lint): a layer imports only layers below it, and nothing imports in a
+ * circle. From the bottom:
+ *   foundations     config, clock, money, logger, crypto
+ *   domain          billing (pure: periods, dunning, state tables)
+ *   infrastructure  db (its enums are the domain's state tables), gateway, queue, infra
+ *   context         context (the engine context and the shared billing clock)
+ *   services     charging, scheduler, enrollment, invoicing, refunds, cancellation, dunning,
+ *                customers, plans, events, webhooks, apikeys, imports
+ *   edges        http, api, cli, runtime, app (the composition root)
+ * The gateway simulator is a product of its own beside the engine: it may use foundations and the
+ * domain, never the engine's services or edges, and the engine never imports it except at the edges
+ * that start it (runtime, cli).
+ */
+const FOUNDATIONS = "^src/(config|clock|money|logger|crypto)/";
+const DOMAIN = "^src/billing/";
+const INFRASTRUCTURE = "^src/(db|gateway|queue|infra)/";
+const CONTEXT = "^src/context/";
+const SERVICES =
+  "^src/(charging|scheduler|enrollment|invoicing|refunds|cancellation|dunning|customers|plans|events|webhooks|apikeys|imports)/";
+const EDGES = "^src/(http|api|cli|runtime|app)/";
+const SIMULATOR = "^src/simulator/";
+
+const upward = (name, from, to) => ({ name, severity: "error", from: { path: from }, to: { path: to } });
+
+module.exports = {
+  forbidden: [
+    { name: "no-circular", severity: "error", from: {}, to: { circular: true } },
+    upward(
+      "foundations-import-nothing-above",
+      FOUNDATIONS,
+      `${DOMAIN}|${INFRASTRUCTURE}|${CONTEXT}|${SERVICES}|${EDGES}|${SIMULATOR}`,
+    ),
+    upward(
+      "domain-imports-only-foundations",
+      DOMAIN,
+      `${INFRASTRUCTURE}|${CONTEXT}|${SERVICES}|${EDGES}|${SIMULATOR}|^src/crypto/`,
+    ),
+    upward(
+      "infrastructure-imports-no-service",
+      INFRASTRUCTURE,
+      `${CONTEXT}|${SERVICES}|${EDGES}|${SIMULATOR}`,
+    ),
+    upward("context-imports-no-service", CONTEXT, `${SERVICES}|${EDGES}|${SIMULATOR}`),
+    upward("services-import-no-edge", SERVICES, `${EDGES}|${SIMULATOR}`),
+    upward("simulator-stands-alone", SIMULATOR, `${CONTEXT}|${SERVICES}|${EDGES}`),
+    upward("src-imports-no-tooling", "^src/", "^(test|scripts|workers)/"),
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+  },
+};
