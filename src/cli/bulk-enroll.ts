@@ -1,9 +1,9 @@
-import { parse } from "csv-parse/sync";
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { EngineContext } from "../context/index.js";
 import { CustomerInputError, createCustomer } from "../customers/index.js";
 import { enrollments, subscriptions } from "../db/schema/index.js";
 import { EnrollmentError, enroll, startReEnrollment } from "../enrollment/index.js";
+import { type CsvFile, CsvFileError, readCsvFile } from "../imports/index.js";
 import { getPlan } from "../plans/index.js";
 import { CLI_ACTOR } from "./cli.js";
 import { CliError, EXIT } from "./errors.js";
@@ -47,23 +47,14 @@ export interface RowResult {
 
 /** Parses the file; a missing column or unreadable CSV stops the run before any row is enrolled. */
 export function readEnrollmentCsv(text: string, file: string): CsvRow[] {
-  let records: { record: Record<string, string | undefined>; info: { lines: number } }[];
-  let header: string[] = [];
+  let csv: CsvFile;
   try {
-    records = parse(text, {
-      columns: (names: string[]) => {
-        header = names.map((name) => name.trim().toLowerCase());
-        return header;
-      },
-      info: true,
-      trim: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      bom: true,
-    });
+    csv = readCsvFile(text);
   } catch (error) {
-    throw new CliError(`--csv: ${file} is not a readable CSV: ${(error as Error).message}`, EXIT.usage);
+    if (!(error instanceof CsvFileError)) throw error;
+    throw new CliError(`--csv: ${file} is ${error.message}`, EXIT.usage);
   }
+  const { header, records } = csv;
   const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
   if (missing.length > 0) {
     throw new CliError(
@@ -71,8 +62,8 @@ export function readEnrollmentCsv(text: string, file: string): CsvRow[] {
       EXIT.usage,
     );
   }
-  return records.map(({ record, info }) => ({
-    line: info.lines,
+  return records.map(({ record, line }) => ({
+    line,
     email: record.email ?? "",
     name: record.name ?? "",
     phone: record.phone ?? "",

@@ -1,7 +1,7 @@
-import { parse } from "csv-parse/sync";
 import { DateTime } from "luxon";
 import { z } from "zod";
 import { parseCardExpiry } from "../billing/index.js";
+import { type CsvFile, CsvFileError, readCsvFile } from "./csv.js";
 
 /**
  * One row of a subscription import (`billing import --csv`): a customer moving to us from another
@@ -85,38 +85,30 @@ export class ImportFileError extends Error {
 
 /** Parses and validates every row; a file that is not a CSV with the required columns is refused whole. */
 export function readImportCsv(text: string): ReadRow[] {
-  let header: string[] = [];
-  let records: { record: Record<string, string | undefined>; info: { lines: number } }[];
+  let file: CsvFile;
   try {
-    records = parse(text, {
-      columns: (names: string[]) => {
-        header = names.map((name) => name.trim().toLowerCase());
-        return header;
-      },
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      bom: true,
-    });
+    file = readCsvFile(text);
   } catch (error) {
-    throw new ImportFileError(`not a readable CSV: ${(error as Error).message}`);
+    if (error instanceof CsvFileError) throw new ImportFileError(error.message);
+    throw error;
   }
+  const { header, records } = file;
   const missing = (["email", "plan", "card_token"] as const).filter((column) => !header.includes(column));
   if (missing.length > 0)
     throw new ImportFileError(`no ${missing.join(", ")} column; columns: ${IMPORT_COLUMNS.join(",")}`);
 
   const seen = new Map<string, number>();
-  return records.map(({ record, info }) => {
+  return records.map(({ record, line }) => {
     const parsed = importRowSchema.safeParse(record);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      return { line: info.lines, row: null, error: `${issue.path.join(".")}: ${issue.message}` };
+      return { line: line, row: null, error: `${issue.path.join(".")}: ${issue.message}` };
     }
     const first = seen.get(parsed.data.card_token);
     if (first !== undefined) {
-      return { line: info.lines, row: null, error: `card_token: the same token as line ${first}` };
+      return { line: line, row: null, error: `card_token: the same token as line ${first}` };
     }
-    seen.set(parsed.data.card_token, info.lines);
-    return { line: info.lines, row: parsed.data, error: null };
+    seen.set(parsed.data.card_token, line);
+    return { line: line, row: parsed.data, error: null };
   });
 }

@@ -1,4 +1,5 @@
 /** Imports: subscriptions moving to us from another billing system, with their gateway card tokens. */
+export { type CsvFile, CsvFileError, readCsvFile } from "./csv.js";
 export {
   IMPORT_COLUMNS,
   ImportFileError,

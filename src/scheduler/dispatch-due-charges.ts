@@ -19,34 +19,24 @@ export async function dispatchDueCharges(
   const fresh = await stampAndHandOut(
     ctx,
     batchSize,
-    (sql) => sql<{ id: string }[]>`
-      update charges c set dispatched_at = now()
-      from (
-        select id from charges
-        where status in ('scheduled', 'retrying') and next_attempt_at is not null
-          and dispatched_at is null and next_attempt_at <= ${now}::timestamptz
-        order by next_attempt_at, id
-        limit ${batchSize}
-        for update skip locked
-      ) as due
-      where c.id = due.id
-      returning c.id`,
+    (sql) => sql`
+      select id from charges
+      where status in ('scheduled', 'retrying') and next_attempt_at is not null
+        and dispatched_at is null and next_attempt_at <= ${now}::timestamptz
+      order by next_attempt_at, id
+      limit ${batchSize}
+      for update skip locked`,
   );
   const again = await stampAndHandOut(
     ctx,
     batchSize,
-    (sql) => sql<{ id: string }[]>`
-      update charges c set dispatched_at = now()
-      from (
-        select id from charges
-        where status in ('scheduled', 'retrying') and dispatched_at is not null
-          and dispatched_at < ${lease.cutoff}::timestamptz and next_attempt_at <= ${now}::timestamptz
-        order by dispatched_at
-        limit ${batchSize}
-        for update skip locked
-      ) as overdue
-      where c.id = overdue.id
-      returning c.id`,
+    (sql) => sql`
+      select id from charges
+      where status in ('scheduled', 'retrying') and dispatched_at is not null
+        and dispatched_at < ${lease.cutoff}::timestamptz and next_attempt_at <= ${now}::timestamptz
+      order by dispatched_at
+      limit ${batchSize}
+      for update skip locked`,
   );
   return fresh + again;
 }

@@ -23,21 +23,16 @@ export async function dispatchResumedCharges(
   return stampAndHandOut(
     ctx,
     batchSize,
-    (sql) => sql<{ id: string }[]>`
-      update charges set dispatched_at = now()
-      from (
-        select c.id from charges c
-        join subscriptions s on s.id = c.subscription_id
-        join payment_methods pm on pm.id = s.payment_method_id
-        where c.status in ('retrying', 'uncollectible')
-          and pm.deactivated_at is null and pm.unusable_at is null and pm.expires_at > ${now}::timestamptz
-          and ${resumableOnNewCard(sql)}
-          and (c.dispatched_at is null or c.dispatched_at < ${lease.cutoff}::timestamptz)
-        order by c.id
-        limit ${batchSize}
-        for update of c skip locked
-      ) as resumed
-      where charges.id = resumed.id
-      returning charges.id`,
+    (sql) => sql`
+      select c.id from charges c
+      join subscriptions s on s.id = c.subscription_id
+      join payment_methods pm on pm.id = s.payment_method_id
+      where c.status in ('retrying', 'uncollectible')
+        and pm.deactivated_at is null and pm.unusable_at is null and pm.expires_at > ${now}::timestamptz
+        and ${resumableOnNewCard(sql)}
+        and (c.dispatched_at is null or c.dispatched_at < ${lease.cutoff}::timestamptz)
+      order by c.id
+      limit ${batchSize}
+      for update of c skip locked`,
   );
 }

@@ -20,19 +20,14 @@ export async function dispatchStuckCharges(
   return stampAndHandOut(
     ctx,
     batchSize,
-    (sql) => sql<{ id: string }[]>`
-      update charges c set dispatched_at = now()
-      from (
-        select ch.id from charge_attempts a
-        join charges ch on ch.id = a.charge_id
-        where a.status in ('in_flight', 'unknown') and ch.status = 'processing'
-          and a.created_at <= now() - make_interval(secs => ${stuckSeconds}::double precision)
-          and (ch.dispatched_at is null or ch.dispatched_at < ${lease.cutoff}::timestamptz)
-        order by ch.id
-        limit ${batchSize}
-        for update of ch skip locked
-      ) as stuck
-      where c.id = stuck.id
-      returning c.id`,
+    (sql) => sql`
+      select ch.id from charge_attempts a
+      join charges ch on ch.id = a.charge_id
+      where a.status in ('in_flight', 'unknown') and ch.status = 'processing'
+        and a.created_at <= now() - make_interval(secs => ${stuckSeconds}::double precision)
+        and (ch.dispatched_at is null or ch.dispatched_at < ${lease.cutoff}::timestamptz)
+      order by ch.id
+      limit ${batchSize}
+      for update of ch skip locked`,
   );
 }

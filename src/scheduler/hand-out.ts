@@ -1,3 +1,4 @@
+import type { PendingQuery, Row } from "postgres";
 import type { EngineContext } from "../context/index.js";
 import type { SqlRunner } from "../db/index.js";
 import { enqueueChargeBatches, QUEUE_NAMES } from "../queue/index.js";
@@ -35,18 +36,23 @@ export async function leaseOf(ctx: HandOutCtx, redispatchAfterMs: number): Promi
 }
 
 /**
- * Runs `stamp` (one UPDATE … SET dispatched_at = now() … LIMIT batch … RETURNING id, on rows locked
- * FOR UPDATE SKIP LOCKED so concurrent ticks split them) until it returns a short batch, handing
- * each batch to the queue as soon as it is stamped. Returns how many charges were handed out.
+ * Stamps the charges `select` picks (a SELECT of charge ids, LIMIT batch, FOR UPDATE SKIP LOCKED so
+ * concurrent ticks split them) as dispatched now, in one UPDATE, until a batch comes back short,
+ * handing each batch to the queue as soon as it is stamped. Returns how many were handed out.
  */
 export async function stampAndHandOut(
   ctx: HandOutCtx,
   batchSize: number,
-  stamp: (sql: SqlRunner) => Promise<readonly { id: string }[]>,
+  select: (sql: SqlRunner) => PendingQuery<Row[]>,
 ): Promise<number> {
+  const sql = ctx.db.$client;
   let handed = 0;
   for (;;) {
-    const rows = await stamp(ctx.db.$client);
+    const rows = await sql<{ id: string }[]>`
+      update charges set dispatched_at = now()
+      from (${select(sql)}) as picked
+      where charges.id = picked.id
+      returning charges.id`;
     handed += await handOut(
       ctx,
       rows.map((row) => row.id),
