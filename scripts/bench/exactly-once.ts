@@ -24,7 +24,9 @@ interface LedgerPayment {
 }
 
 export async function exactlyOnce(simUrl: string, db: postgres.Sql, n: number): Promise<Check[]> {
-  const ledger = (await (await fetch(`${simUrl}/_sim/ledger`)).json()) as { payments: LedgerPayment[] };
+  const ledger = (await (await fetch(`${simUrl}/_sim/ledger?only=payments`)).json()) as {
+    payments: LedgerPayment[];
+  };
   const collected = ledger.payments.filter((p) => p.operation === "GetnewPayment" && p.status === "SUCCESS");
   const tokens = new Set(collected.map((p) => p.card_token));
   const orders = new Set(collected.map((p) => p.order_id));

@@ -302,6 +302,11 @@ describe("Simulator controls", () => {
     );
   });
 
+  it("GET /_sim/ledger?only=payments,tokens answers those sections alone; unknown names are ignored", async () => {
+    const { body } = await sim.get("/_sim/ledger?only=payments,tokens,nonsense");
+    expect(Object.keys(body).sort()).toEqual(["payments", "tokens"]);
+  });
+
   it("unknown paths answer 404 (v1 error body under /v1)", async () => {
     const v1 = await sim.get("/v1/nothing");
     expect(v1.status).toBe(404);

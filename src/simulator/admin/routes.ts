@@ -7,7 +7,7 @@ import { faultSchema } from "../faults/fault-registry.js";
 import { send } from "../faults/run-operation.js";
 import { describeZodError } from "../support/zod-error.js";
 import { addProduct } from "../v1/products.js";
-import { ledger } from "./ledger.js";
+import { isLedgerSection, ledger } from "./ledger.js";
 import { registerMerchantRoutes } from "./merchant-routes.js";
 import { registerTokenMintRoute } from "./mint-tokens.js";
 
@@ -57,7 +57,10 @@ export function registerAdminRoutes(app: FastifyInstance, core: SimulatorCore): 
       : reply.code(404).send({ error: "unknown fault id" }),
   );
 
-  app.get("/_sim/ledger", () => ledger(core));
+  // ?only=payments (or any comma-separated sections) keeps a large ledger's answer small.
+  app.get<{ Querystring: { only?: string } }>("/_sim/ledger", (request) =>
+    ledger(core, request.query.only?.split(",").filter(isLedgerSection)),
+  );
   app.get("/_sim/cards", () => ({ cards: SIMULATED_CARDS }));
 
   // The spec shows no product creation; tests add products here. The api_key header picks the
