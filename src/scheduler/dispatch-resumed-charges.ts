@@ -11,8 +11,8 @@ import { type Lease, stampAndHandOut } from "./hand-out.js";
  * per lease; the charge job sees the same condition and collects at once. Found from rows, not from
  * the event, so a crash between the two cannot lose it.
  *
- * No partial index covers uncollectible charges, so this is a scan of past_due and unpaid
- * subscriptions' charges, bounded by the batch size per statement.
+ * The scan starts from subscriptions in debt (the partial index subscriptions_in_debt_idx) and
+ * their charges, so it costs what is owed, not the number of charges ever made.
  */
 export async function dispatchResumedCharges(
   ctx: Pick<EngineContext, "db" | "queues" | "logger" | "config">,
@@ -24,10 +24,10 @@ export async function dispatchResumedCharges(
     ctx,
     batchSize,
     (sql) => sql`
-      select c.id from charges c
-      join subscriptions s on s.id = c.subscription_id
+      select c.id from subscriptions s
+      join charges c on c.subscription_id = s.id
       join payment_methods pm on pm.id = s.payment_method_id
-      where c.status in ('retrying', 'uncollectible')
+      where s.status in ('past_due', 'unpaid') and c.status in ('retrying', 'uncollectible')
         and pm.deactivated_at is null and pm.unusable_at is null and pm.expires_at > ${now}::timestamptz
         and ${resumableOnNewCard(sql)}
         and (c.dispatched_at is null or c.dispatched_at < ${lease.cutoff}::timestamptz)

@@ -68,6 +68,8 @@ export const subscriptions = pgTable(
       .where(sql`${t.status} in ('trialing', 'active', 'past_due') and ${t.nextBillingAt} is not null`),
     // The card-stop sweep starts from canceled subscriptions (scheduler/dispatch-token-deactivations.ts).
     index("subscriptions_canceled_idx").on(t.id).where(sql`${t.status} = 'canceled'`),
+    // Collection resuming on a new card starts from subscriptions in debt (dispatch-resumed-charges.ts).
+    index("subscriptions_in_debt_idx").on(t.id).where(sql`${t.status} in ('past_due', 'unpaid')`),
     check("subscriptions_timezone_present", sql`btrim(${t.timezone}) <> ''`),
     check(
       "subscriptions_billing_only_when_live",
