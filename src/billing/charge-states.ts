@@ -36,6 +36,7 @@ export const CHARGE_TRANSITIONS = {
   ],
   retrying: [
     "processing", // the next retry is sent
+    "paid", // an attempt closed as "not found" was applied by the gateway late (late-payment.ts)
     "uncollectible", // the card token became unusable before the retry was due
     "canceled", // the subscription was canceled or the merchant forgave the debt
   ],
@@ -48,6 +49,7 @@ export const CHARGE_TRANSITIONS = {
   paid: [], // terminal: refunds are separate records and never reopen a charge
   uncollectible: [
     "processing", // the customer pays with a new card, or the merchant collects manually
+    "paid", // an attempt closed as "not found" was applied by the gateway late (late-payment.ts)
     "canceled", // the merchant writes the debt off
   ],
   canceled: [], // terminal: nothing is owed
@@ -101,7 +103,9 @@ export const ATTEMPT_TRANSITIONS = {
   ],
   approved: [], // terminal
   declined: [], // terminal: a retry is a new attempt
-  failed_permanently: [], // terminal
+  failed_permanently: [
+    "approved", // closed as "not found", then CheckStatus found it: the gateway applied it late
+  ],
 } as const satisfies TransitionTable<AttemptState>;
 
 export function canAttemptTransition(from: AttemptState, to: AttemptState): boolean {

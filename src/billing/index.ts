@@ -46,6 +46,12 @@ export {
   type TerminalAction,
 } from "./dunning.js";
 export {
+  type LatePaymentDecision,
+  type LateWatchPolicy,
+  latePaymentDecision,
+  lateWatchDelaySeconds,
+} from "./late-payment.js";
+export {
   CardExpiryFormatError,
   EXPIRY_NOTICE_WINDOW,
   expiringSoon,

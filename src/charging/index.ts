@@ -22,7 +22,9 @@ export {
   TOKEN_NOT_FOUND_CODE,
 } from "./gateway-report.js";
 export { type ChargeWorkerOptions, ensureChargeJob, startChargeWorker } from "./jobs.js";
+export { firstLateCheckSeconds, lateWatchPolicy } from "./late-watch.js";
 export { type ChargeSnapshot, loadCharge, loadCharges, type OpenAttempt } from "./load-charges.js";
+export { lockCharges } from "./lock-charges.js";
 export { chargeOrderId } from "./order-id.js";
 export { processCharge } from "./process-charge.js";
 export {
@@ -33,6 +35,7 @@ export {
 } from "./process-charge-batch.js";
 export { defaultQuietPeriodMs, sentBefore } from "./quiet-period.js";
 export { type Readiness, readiness } from "./readiness.js";
+export { lookUpStatus } from "./reconcile.js";
 export {
   decideReconcile,
   type ReconcileDecision,
@@ -47,3 +50,4 @@ export {
 export type { ChargeResult, SkipReason } from "./result.js";
 export { resumableOnNewCard } from "./resumable.js";
 export { type FinalReport, type OutcomeInput, recordOutcome, settleBatch } from "./settle-batch.js";
+export { type SubscriptionPatch, subscriptionPatch } from "./subscription-patch.js";

@@ -4,6 +4,7 @@ import { type EngineContext, refreshClock } from "../context/index.js";
 import { chargeAttempts, charges } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
 import { ChargeNotFoundError, ChargeNotHeldError } from "./errors.js";
+import { firstLateCheckSeconds } from "./late-watch.js";
 import { defaultQuietPeriodMs, sentBefore } from "./quiet-period.js";
 import { lookUpStatus } from "./reconcile.js";
 import { decideReconcile } from "./reconcile-decision.js";
@@ -117,6 +118,7 @@ export async function reconcileHeldCharge(
         attemptNumber: attempt.attemptNumber,
         code: "not_found",
         description: "CheckStatus does not know the orderId: the payment was never taken",
+        lateCheckAfterSeconds: firstLateCheckSeconds(ctx.config),
         actor,
         held: true,
       });

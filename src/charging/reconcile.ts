@@ -1,5 +1,6 @@
 import type { EngineContext } from "../context/index.js";
 import { AttemptInFlightError, ChargeOutcomeUnknownError } from "./errors.js";
+import { firstLateCheckSeconds } from "./late-watch.js";
 import type { OpenAttempt } from "./load-charges.js";
 import { markAttemptUnknown } from "./mark-attempt-unknown.js";
 import { decideReconcile, type StatusLookup } from "./reconcile-decision.js";
@@ -72,6 +73,7 @@ export async function reconcileAttempt(
         attemptNumber: attempt.attemptNumber,
         code: "not_found",
         description: "CheckStatus does not know the orderId: the payment was never taken",
+        lateCheckAfterSeconds: firstLateCheckSeconds(ctx.config),
         actor: ACTOR,
       });
       return released

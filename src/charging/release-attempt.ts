@@ -17,6 +17,10 @@ import { settlingFrom } from "./settling-from.js";
  * token is unusable, which is then recorded on the payment method: the charge is settled by the
  * unusable-card path on its next run, without calling the gateway again).
  *
+ * "Not found" is what a gateway that applies a payment late also says at first, so an attempt
+ * released for it stays watched: lateCheckAfterSeconds sets its first re-check (late-watch.ts, on
+ * Postgres's clock), and the late-payments sweep asks CheckStatus again over the watch window.
+ *
  * When the subscription was canceled meanwhile (immediately, with this attempt in flight), the
  * charge is canceled instead of waiting (retrying → canceled, in the same transaction): the card of
  * a canceled subscription is never sent a new attempt. Rows are locked subscription first, then
@@ -36,6 +40,8 @@ export interface Release {
    * check found it never reached the gateway (reconcile-held-charge.ts). Default false.
    */
   readonly held?: boolean;
+  /** Seconds until CheckStatus is asked again about this attempt; absent or null: not watched. */
+  readonly lateCheckAfterSeconds?: number | null;
 }
 
 /** Returns false when the attempt was no longer open (another worker settled it first). */
@@ -50,9 +56,11 @@ export async function releaseAttempt(
     const locked = (await lockCharges(tx, [release.chargeId])).get(release.chargeId);
     if (locked?.charge.status !== from.charge) return false;
     const { charge, subscription } = locked;
+    const watchAfter = release.lateCheckAfterSeconds ?? null;
     const closed = await tx`
       update charge_attempts set status = 'failed_permanently', decline_code = ${release.code},
-        decline_description = ${release.description}, settled_at = ${at}::timestamptz
+        decline_description = ${release.description}, settled_at = ${at}::timestamptz,
+        late_check_at = now() + make_interval(secs => ${watchAfter}::double precision)
       where id = ${release.attemptId}::uuid and status::text = any(${from.attempt}::text[])
       returning id`;
     if (closed.length === 0) return false;

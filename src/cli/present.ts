@@ -70,6 +70,16 @@ export function presentCharge(row: ChargeRow) {
     last_decline_code: row.lastDeclineCode,
     last_decline_description: row.lastDeclineDescription,
     paid_at: iso(row.paidAt),
+    paid_transaction_id: row.paidTransactionId,
+    attempts: row.attempts.map((attempt) => ({
+      attempt: attempt.attemptNumber,
+      order_id: attempt.orderId,
+      status: attempt.status,
+      transaction_id: attempt.gatewayTransactionId,
+      decline_code: attempt.declineCode,
+      duplicate: attempt.duplicateAt !== null,
+      created_at: iso(attempt.createdAt),
+    })),
     created_at: iso(row.createdAt),
   };
 }
@@ -78,6 +88,7 @@ export function presentRefund(row: RefundRow) {
   return {
     id: row.id,
     charge_id: row.chargeId,
+    reason: row.reason,
     status: row.status,
     amount: toDecimalString(row.amountMinor, row.currency),
     amount_minor: row.amountMinor,

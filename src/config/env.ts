@@ -65,6 +65,10 @@ export const envSchema = z.object({
   CHARGE_FLUSH_MS: int(0, 10_000).default(50),
   CHARGE_REDISPATCH_AFTER_SECONDS: int(1, 86_400).default(600),
   RECONCILE_MAX_TRIES: int(1, 100).default(5),
+  // Late payments (src/late-payments): attempts closed as "not found" are asked about again.
+  LATE_PAYMENT_WATCH_HOURS: int(0, 24 * 90).default(168),
+  LATE_PAYMENT_FIRST_CHECK_SECONDS: int(1, 86_400).default(60),
+  LATE_PAYMENT_MAX_CHECK_INTERVAL_SECONDS: int(1, 7 * 86_400).default(21_600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   GATEWAY_SIM_PORT: int(0, 65_535).default(4010),
   GATEWAY_SIM_API_KEY: z.string().regex(GUID, "expected a GUID").optional(),

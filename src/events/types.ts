@@ -13,6 +13,7 @@ export const EVENT_TYPES = {
   subscriptionUnpaid: "subscription.unpaid",
   subscriptionCanceled: "subscription.canceled",
   invoiceCreated: "invoice.created",
+  chargeDuplicateRefunded: "charge.duplicate_refunded",
   paymentMethodExpiring: "payment_method.expiring",
 } as const;
 
@@ -31,6 +32,8 @@ export const WEBHOOK_EVENT_TYPES: Readonly<Record<WebhookEventType, string>> = {
   "subscription.unpaid": "Retries ran out; the subscription stays unpaid until a payment succeeds.",
   "subscription.canceled": "The subscription ended.",
   "invoice.created": "An invoice was issued for a charge.",
+  "charge.duplicate_refunded":
+    "The gateway applied a payment late, after the period was already paid; that duplicate payment was refunded.",
   "payment_method.expiring":
     "The saved card stops working within two weeks; data carries a link for the customer to add a new one.",
 };

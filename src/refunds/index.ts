@@ -12,4 +12,5 @@ export {
   refundVerdict,
 } from "./reconcile-refund.js";
 export { type RefundChargeInput, refundCharge } from "./refund-charge.js";
+export { refundDuplicate } from "./refund-duplicate.js";
 export { OPEN_REFUND_STATUSES, type RefundRow } from "./settle.js";

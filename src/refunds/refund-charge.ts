@@ -1,30 +1,13 @@
-import { and, eq, ne } from "drizzle-orm";
-import type { EngineContext } from "../context/index.js";
-import { SqlState, violates } from "../db/index.js";
-import { chargeAttempts, charges, refunds } from "../db/schema/index.js";
-import { recordEvent } from "../events/index.js";
-import {
-  GatewayError,
-  GatewayNotFoundError,
-  GatewayRejectedError,
-  type V1RefundResult,
-} from "../gateway/index.js";
+import { and, eq } from "drizzle-orm";
+import { chargeAttempts, charges } from "../db/schema/index.js";
 import { RefundError } from "./errors.js";
-import { type RefundOutcome, type RefundRow, settleRefund } from "./settle.js";
+import { type RefundContext, requestRefund } from "./request-refund.js";
+import type { RefundRow } from "./settle.js";
 
 /**
- * Returns the whole payment of a paid charge through the gateway's v1 refund. The refunds row is
- * committed as `requested` BEFORE the call, so a crash mid-call leaves evidence to reconcile, and
- * its partial unique index (one non-failed refund per charge) stops a second refund, even one
- * racing this one. Then the answer is recorded with an event:
- * - completed / under_processing: the gateway took it (under_processing: after settlement);
- * - failed: the gateway refused or was not reached; a later refund may try again;
- * - unknown: the call may have reached the gateway (timeout, dropped connection, any error that is
- *   not a classified gateway failure); the row blocks another refund.
- *
- * A row left `requested` (crash mid-call, or the answer could not be written) or `unknown` is
- * settled later from the gateway's CheckStatus by reconcileRefund (reconcile-refund.ts), which the
- * billing tick runs once the quiet period is over.
+ * Returns the whole payment of a paid charge, on the merchant's request (API, CLI): the payment
+ * that paid it (charges.paid_transaction_id and its approved attempt) goes back through
+ * requestRefund (request-refund.ts), which records the refund before calling the gateway.
  */
 
 export type { RefundRow } from "./settle.js";
@@ -34,8 +17,6 @@ export interface RefundChargeInput {
   /** As in events: "api:<key id>", "cli", … */
   actor: string;
 }
-
-type RefundContext = Pick<EngineContext, "db" | "gateway" | "clock">;
 
 async function refundablePayment(db: RefundContext["db"], chargeId: string) {
   const [charge] = await db.select().from(charges).where(eq(charges.id, chargeId));
@@ -68,105 +49,7 @@ async function refundablePayment(db: RefundContext["db"], chargeId: string) {
   return { charge, attempt, transactionId: charge.paidTransactionId };
 }
 
-async function liveRefundConflict(db: RefundContext["db"], chargeId: string): Promise<RefundError> {
-  const [live] = await db
-    .select({ id: refunds.id, status: refunds.status })
-    .from(refunds)
-    .where(and(eq(refunds.chargeId, chargeId), ne(refunds.status, "failed")));
-  return new RefundError(
-    "refund_exists",
-    `charge ${chargeId} already has a refund (${live?.status ?? "in progress"}); the gateway refunds a payment once`,
-    { refund_id: live?.id ?? null, refund_status: live?.status ?? null },
-  );
-}
-
 export async function refundCharge(ctx: RefundContext, input: RefundChargeInput): Promise<RefundRow> {
-  const { db, clock } = ctx;
-  const { charge, attempt, transactionId } = await refundablePayment(db, input.chargeId);
-  const subject = { subscriptionId: charge.subscriptionId, chargeId: charge.id };
-  const money = { amount_minor: charge.amountMinor, currency: charge.currency };
-
-  let requested: RefundRow;
-  try {
-    requested = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(refunds)
-        .values({
-          chargeId: charge.id,
-          chargeAttemptId: attempt.id,
-          refundedTransactionId: transactionId,
-          amountMinor: charge.amountMinor,
-          currency: charge.currency,
-          channel: "v1",
-          requestedBy: input.actor,
-        })
-        .returning();
-      if (!row) throw new Error("refund was not recorded");
-      await recordEvent(tx, {
-        type: "charge.refund_requested",
-        actor: input.actor,
-        occurredAt: clock.now(),
-        ...subject,
-        data: { refund_id: row.id, refunded_transaction_id: transactionId, ...money },
-      });
-      return row;
-    });
-  } catch (error) {
-    if (violates(error, SqlState.uniqueViolation, "refunds_one_live_per_charge")) {
-      throw await liveRefundConflict(db, charge.id);
-    }
-    throw error;
-  }
-
-  let answer: V1RefundResult;
-  try {
-    answer = await ctx.gateway.v1.refund({ transactionId, orderId: attempt.orderId });
-  } catch (error) {
-    if (!(error instanceof GatewayError)) {
-      // Not a classified gateway failure (a bug, a reply we could not even classify, …): the request
-      // may well have reached the gateway, so the outcome is unknown, never "still requested". The
-      // reconciler settles it from CheckStatus. If even this write fails, the row stays requested,
-      // which the reconciler also settles; the original error is the one worth reporting.
-      await settle(ctx, requested, input.actor, charge.subscriptionId, {
-        status: "unknown",
-        description: `the refund call ended with an unexpected error: ${messageOf(error)}`,
-      }).catch(() => undefined);
-      throw error;
-    }
-    const settled = await settle(ctx, requested, input.actor, charge.subscriptionId, {
-      status: error.outcomeUnknown ? "unknown" : "failed",
-      description: error.description,
-    });
-    if (error.outcomeUnknown) return settled;
-    const refused = error instanceof GatewayRejectedError || error instanceof GatewayNotFoundError;
-    throw new RefundError(
-      refused ? "refund_refused" : "gateway_error",
-      `the refund of charge ${charge.id} failed: ${error.description}`,
-      { refund_id: requested.id, refund_status: settled.status },
-    );
-  }
-  return settle(ctx, requested, input.actor, charge.subscriptionId, {
-    status: answer.refundStatus,
-    gatewayRefundTransactionId: answer.refundTransactionId,
-  });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-/**
- * Records the answer to our own call. Only a row still `requested` is written: should the
- * reconciler have settled it meanwhile (possible only once the quiet period is over), its answer
- * stands and is returned.
- */
-async function settle(
-  ctx: RefundContext,
-  refund: RefundRow,
-  actor: string,
-  subscriptionId: string,
-  outcome: RefundOutcome,
-): Promise<RefundRow> {
-  const { row } = await settleRefund(ctx, { refund, actor, subscriptionId, outcome, from: ["requested"] });
-  return row;
+  const { charge, attempt, transactionId } = await refundablePayment(ctx.db, input.chargeId);
+  return requestRefund(ctx, { charge, attempt, transactionId, reason: "requested", actor: input.actor });
 }

@@ -68,8 +68,11 @@ export async function settleRefund(
       if (!current) throw new Error(`refund ${refund.id} vanished`);
       return { row: current, changed: false };
     }
+    const returned = outcome.status === "completed" || outcome.status === "under_processing";
     await recordEvent(tx, {
-      type: EVENT_OF[outcome.status],
+      // A duplicate's money going back is the event a merchant watches for (a webhook).
+      type:
+        returned && refund.reason === "duplicate" ? "charge.duplicate_refunded" : EVENT_OF[outcome.status],
       actor: input.actor,
       occurredAt: now,
       subscriptionId: input.subscriptionId,
@@ -77,6 +80,7 @@ export async function settleRefund(
       data: {
         refund_id: refund.id,
         refund_status: outcome.status,
+        reason: refund.reason,
         amount_minor: refund.amountMinor,
         currency: refund.currency,
         refunded_transaction_id: refund.refundedTransactionId,

@@ -1,5 +1,6 @@
 import { defaultQuietPeriodMs } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
+import { checkLatePayments, refundDuplicates } from "../late-payments/index.js";
 import { billDueSubscriptions } from "./bill-due-subscriptions.js";
 import { dispatchDueCharges } from "./dispatch-due-charges.js";
 import { dispatchInvoices } from "./dispatch-invoices.js";
@@ -24,7 +25,10 @@ import { leaseOf } from "./hand-out.js";
  *      reconciled;
  *   5. enqueue the invoice of uncollectible charges that have none, or whose invoice is pending;
  *   6. enqueue the stop of every live card of a canceled subscription that nothing live charges;
- *   7. reconcile refunds left requested or unknown past the quiet period, from CheckStatus.
+ *   7. reconcile refunds left requested or unknown past the quiet period, from CheckStatus;
+ *   8. ask CheckStatus again about attempts closed as "not found" that are due a late check, and
+ *      apply any payment the gateway took late; refund every duplicate payment that has no live
+ *      refund (late-payments/).
  *
  * "Now" is read once from the billing clock, so the whole pass agrees on it (a caller with a shared
  * clock refreshes it first: startTickWorker does).
@@ -56,6 +60,11 @@ export interface TickResult {
   subscriptionsCanceled: number;
   /** Refunds left requested or unknown that CheckStatus settled. */
   refundsReconciled: number;
+  /** Watched attempts asked about again, and those the gateway turned out to have paid late. */
+  lateChecks: number;
+  latePaymentsFound: number;
+  /** Duplicate payments whose refund the gateway took. */
+  duplicatesRefunded: number;
 }
 
 export const DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION = 12;
@@ -89,6 +98,8 @@ export async function runBillingTick(
     batchSize,
     quietPeriodMs: options.refundQuietPeriodMs ?? defaultQuietPeriodMs(ctx.config),
   });
+  const late = await checkLatePayments(ctx, { batchSize });
+  const duplicatesRefunded = await refundDuplicates(ctx, { batchSize });
   const result: TickResult = {
     chargesCreated: billing.chargesCreated,
     chargesEnqueued: billing.chargesDispatched + due + resumed,
@@ -97,6 +108,9 @@ export async function runBillingTick(
     tokenDeactivationsEnqueued,
     subscriptionsCanceled: billing.subscriptionsCanceled,
     refundsReconciled,
+    lateChecks: late.checked,
+    latePaymentsFound: late.found.paid + late.found.duplicate + late.found.held,
+    duplicatesRefunded,
   };
   ctx.logger.debug({ component: "scheduler", now: now.toISO(), ...result }, "billing tick");
   return result;

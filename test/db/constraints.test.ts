@@ -197,7 +197,7 @@ describe("invoices and refunds", () => {
     await expectRefused(
       t.db.insert(refunds).values(refund),
       SqlState.uniqueViolation,
-      "refunds_one_live_per_charge",
+      "refunds_one_live_per_transaction",
     );
   });
 });

@@ -1,9 +1,35 @@
 import { z } from "zod";
-import { CHARGE_STATES } from "../../billing/index.js";
-import { invoiceStatus, refundStatus } from "../../db/schema/index.js";
+import { ATTEMPT_STATES, CHARGE_STATES } from "../../billing/index.js";
+import { invoiceStatus, refundReason, refundStatus } from "../../db/schema/index.js";
 import type { RefundRow } from "../../refunds/index.js";
-import type { ChargeRow, InvoiceView } from "../services/charges.js";
+import type { AttemptSummary, ChargeRow, InvoiceView } from "../services/charges.js";
 import { iso, moneySchema, pageOf, pageQuery, presentMoney, timestamp } from "./common.js";
+
+export const chargeAttemptSchema = z
+  .object({
+    attempt: z.number().int(),
+    order_id: z.string(),
+    status: z.enum(ATTEMPT_STATES),
+    transaction_id: z.string().nullable(),
+    decline_code: z.string().nullable(),
+    duplicate: z
+      .boolean()
+      .describe("Paid late by the gateway after another attempt paid the period; refunded"),
+    created_at: timestamp,
+  })
+  .meta({ id: "ChargeAttempt" });
+
+export function presentAttempt(row: AttemptSummary): z.infer<typeof chargeAttemptSchema> {
+  return {
+    attempt: row.attemptNumber,
+    order_id: row.orderId,
+    status: row.status,
+    transaction_id: row.gatewayTransactionId,
+    decline_code: row.declineCode,
+    duplicate: row.duplicateAt !== null,
+    created_at: iso(row.createdAt),
+  };
+}
 
 export const chargeSchema = z
   .object({
@@ -18,6 +44,10 @@ export const chargeSchema = z
     last_decline_code: z.string().nullable(),
     last_decline_description: z.string().nullable(),
     paid_at: timestamp.nullable(),
+    paid_transaction_id: z.string().nullable().describe("The gateway transaction that paid the charge"),
+    attempts: z
+      .array(chargeAttemptSchema)
+      .describe("Every call to GetnewPayment for the charge, oldest first, with the orderId it carried"),
     created_at: timestamp,
   })
   .meta({ id: "Charge" });
@@ -35,6 +65,8 @@ export function presentCharge(row: ChargeRow): z.infer<typeof chargeSchema> {
     last_decline_code: row.lastDeclineCode,
     last_decline_description: row.lastDeclineDescription,
     paid_at: iso(row.paidAt),
+    paid_transaction_id: row.paidTransactionId,
+    attempts: row.attempts.map(presentAttempt),
     created_at: iso(row.createdAt),
   };
 }
@@ -50,6 +82,11 @@ export const refundSchema = z
   .object({
     id: z.uuid(),
     charge_id: z.uuid(),
+    reason: z
+      .enum(refundReason.enumValues)
+      .describe(
+        "requested: by the merchant; duplicate: a payment the gateway applied late, returned automatically",
+      ),
     refund_status: z
       .enum(refundStatus.enumValues)
       .describe(
@@ -68,6 +105,7 @@ export function presentRefund(row: RefundRow): z.infer<typeof refundSchema> {
   return {
     id: row.id,
     charge_id: row.chargeId,
+    reason: row.reason,
     refund_status: row.status,
     amount: presentMoney(row.amountMinor, row.currency),
     refunded_transaction_id: row.refundedTransactionId,

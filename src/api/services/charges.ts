@@ -1,19 +1,53 @@
-import { and, asc, eq, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { ChargeState } from "../../billing/index.js";
 import type { Db } from "../../db/index.js";
-import { charges, invoices } from "../../db/schema/index.js";
+import { chargeAttempts, charges, invoices } from "../../db/schema/index.js";
 import { notFound } from "../problem.js";
 import { afterCursor, type Page, type PageRequest, toPage } from "./page.js";
 
 /** Reads of charges and invoices for the merchant API. */
 
-export type ChargeRow = typeof charges.$inferSelect;
+/**
+ * A charge with its attempts (order ids and gateway transactions): what reconciling our records
+ * with the gateway's starts from, without knowing how we build order ids.
+ */
+export type ChargeRow = typeof charges.$inferSelect & { attempts: AttemptSummary[] };
 export type InvoiceRow = typeof invoices.$inferSelect;
+
+/** The attempts of these charges, in one query, oldest first. */
+function attemptsOf(db: Db, chargeIds: string[]) {
+  return db
+    .select({
+      chargeId: chargeAttempts.chargeId,
+      attemptNumber: chargeAttempts.attemptNumber,
+      orderId: chargeAttempts.orderId,
+      status: chargeAttempts.status,
+      gatewayTransactionId: chargeAttempts.gatewayTransactionId,
+      declineCode: chargeAttempts.declineCode,
+      duplicateAt: chargeAttempts.duplicateAt,
+      createdAt: chargeAttempts.createdAt,
+    })
+    .from(chargeAttempts)
+    .where(inArray(chargeAttempts.chargeId, chargeIds))
+    .orderBy(asc(chargeAttempts.chargeId), asc(chargeAttempts.attemptNumber));
+}
+
+export type AttemptSummary = Awaited<ReturnType<typeof attemptsOf>>[number];
+
+async function withAttempts(db: Db, rows: (typeof charges.$inferSelect)[]): Promise<ChargeRow[]> {
+  if (rows.length === 0) return [];
+  const attempts = await attemptsOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, attempts: attempts.filter((a) => a.chargeId === row.id) }));
+}
 
 export async function findCharge(db: Db, id: string): Promise<ChargeRow> {
   const [row] = await db.select().from(charges).where(eq(charges.id, id));
   if (!row) throw notFound("charge", id);
-  return row;
+  const [withTheirs] = await withAttempts(db, [row]);
+  return withTheirs!;
 }
 
 export interface ChargeFilter extends PageRequest {
@@ -33,7 +67,8 @@ export async function listCharges(db: Db, filter: ChargeFilter): Promise<Page<Ch
     .where(and(...conditions))
     .orderBy(asc(charges.createdAt), asc(charges.id))
     .limit(filter.limit + 1);
-  return toPage(rows, filter.limit);
+  const page = toPage(rows, filter.limit);
+  return { ...page, data: await withAttempts(db, page.data) };
 }
 
 /** An invoice with the subscription of its charge, which is how merchants look invoices up. */

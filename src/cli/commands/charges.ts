@@ -37,7 +37,7 @@ export function registerCharges(program: Command, cli: Cli): void {
 
   charges
     .command("list")
-    .description("list charges, newest first")
+    .description("list charges, oldest first")
     .option("--subscription <id>", "only this subscription's", uuid)
     .addOption(new Option("--status <status>", "only this status").choices(CHARGE_STATES))
     .action(async (options, command: Command) => {
@@ -74,7 +74,17 @@ export function registerCharges(program: Command, cli: Cli): void {
     .argument("<id>", "charge id", uuid)
     .action(async (id: string, _options, command: Command) => {
       const shown = presentCharge(await cli.withDatabase(({ db }) => findCharge(db, id)));
-      cli.output(command).result(shown, () => fields(shown));
+      const { attempts, ...charge } = shown;
+      cli
+        .output(command)
+        .result(shown, () =>
+          [
+            fields(charge),
+            "",
+            "attempts:",
+            table(attempts, ["attempt", "order_id", "status", "transaction_id", "decline_code", "duplicate"]),
+          ].join("\n"),
+        );
     });
 
   charges

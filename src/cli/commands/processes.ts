@@ -70,6 +70,9 @@ export function registerProcesses(program: Command, cli: Cli): void {
         token_deactivations_enqueued: result.tokenDeactivationsEnqueued,
         subscriptions_canceled: result.subscriptionsCanceled,
         refunds_reconciled: result.refundsReconciled,
+        late_checks: result.lateChecks,
+        late_payments_found: result.latePaymentsFound,
+        duplicates_refunded: result.duplicatesRefunded,
         webhooks_dispatched: result.webhooksDispatched,
         expiring_notices: result.expiringNotices,
       };

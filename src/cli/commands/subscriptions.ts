@@ -13,7 +13,7 @@ export function registerSubscriptions(program: Command, cli: Cli): void {
 
   subscriptions
     .command("list")
-    .description("list subscriptions, newest first")
+    .description("list subscriptions, oldest first")
     .addOption(new Option("--status <status>", "only this status").choices(SUBSCRIPTION_STATES))
     .option("--customer <id>", "only this customer's", uuid)
     .action(async (options, command: Command) => {

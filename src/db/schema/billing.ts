@@ -1,7 +1,14 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz, updatedAt } from "./columns.js";
-import { chargeAttemptStatus, chargeStatus, invoiceStatus, refundChannel, refundStatus } from "./enums.js";
+import {
+  chargeAttemptStatus,
+  chargeStatus,
+  invoiceStatus,
+  refundChannel,
+  refundReason,
+  refundStatus,
+} from "./enums.js";
 import { subscriptions } from "./subscriptions.js";
 
 /**
@@ -76,7 +83,12 @@ export const charges = pgTable(
  * - at most one attempt per charge is open (in_flight or unknown): a charge is never sent twice
  *   while the outcome of an earlier call is not known;
  * - open attempts are not settled; approved, declined and failed_permanently ones are, and an
- *   approved one names its gateway transaction (which belongs to that attempt alone).
+ *   approved one names its gateway transaction (which belongs to that attempt alone);
+ * - an attempt closed as "no money moved" because CheckStatus did not know its orderId stays watched
+ *   (late_check_at, Postgres's clock) over a lookback window, since a gateway may apply a payment
+ *   after we stopped waiting for it (late-payments/);
+ * - duplicate_at marks an approved attempt whose period another attempt had already paid: its money
+ *   is owed back, and the late-payments sweep refunds it until a refund is live.
  */
 export const chargeAttempts = pgTable(
   "charge_attempts",
@@ -93,6 +105,9 @@ export const chargeAttempts = pgTable(
     declineCode: text("decline_code"),
     declineDescription: text("decline_description"),
     reconcileTries: integer("reconcile_tries").notNull().default(0),
+    lateCheckAt: timestamptz("late_check_at"),
+    lateChecks: integer("late_checks").notNull().default(0),
+    duplicateAt: timestamptz("duplicate_at"),
     createdAt: createdAt(),
     settledAt: timestamptz("settled_at"),
   },
@@ -105,6 +120,15 @@ export const chargeAttempts = pgTable(
     check("charge_attempts_transaction_id_present", sql`${t.gatewayTransactionId} <> ''`),
     check("charge_attempts_attempt_number_positive", sql`${t.attemptNumber} >= 1`),
     check("charge_attempts_reconcile_tries_non_negative", sql`${t.reconcileTries} >= 0`),
+    index("charge_attempts_late_watch_idx")
+      .on(t.lateCheckAt)
+      .where(sql`${t.status} = 'failed_permanently' and ${t.lateCheckAt} is not null`),
+    index("charge_attempts_duplicate_idx").on(t.duplicateAt).where(sql`${t.duplicateAt} is not null`),
+    check(
+      "charge_attempts_late_watch_closed",
+      sql`${t.lateCheckAt} is null or ${t.status} = 'failed_permanently'`,
+    ),
+    check("charge_attempts_duplicate_approved", sql`${t.duplicateAt} is null or ${t.status} = 'approved'`),
     check(
       "charge_attempts_open_not_settled",
       sql`${t.status} not in ('in_flight', 'unknown') or ${t.settledAt} is null`,
@@ -158,8 +182,9 @@ export const invoices = pgTable(
 
 /**
  * Money returned for a paid charge, through v1 (/v1/payments/refund) or legacy (/v3/Refund).
- * The gateway refunds a whole payment, so a charge has at most one refund that is not failed:
- * a failed refund may be tried again, but an open, unknown or completed one blocks a second.
+ * The gateway refunds a whole payment, so a payment (gateway transaction) has at most one refund that
+ * is not failed: a failed refund may be tried again, but an open, unknown or completed one blocks a
+ * second. A charge paid twice (a late duplicate) has two payments, each refundable once.
  * A refund is settled (the gateway answered) unless it is still requested or unknown.
  */
 export const refunds = pgTable(
@@ -177,6 +202,7 @@ export const refunds = pgTable(
     amountMinor: amountMinor().notNull(),
     currency: currency().notNull(),
     channel: refundChannel("channel").notNull(),
+    reason: refundReason("reason").notNull().default("requested"),
     status: refundStatus("status").notNull().default("requested"),
     gatewayRefundTransactionId: text("gateway_refund_transaction_id"),
     description: text("description"),
@@ -187,7 +213,9 @@ export const refunds = pgTable(
   },
   (t) => [
     index("refunds_charge_idx").on(t.chargeId),
-    uniqueIndex("refunds_one_live_per_charge").on(t.chargeId).where(sql`${t.status} <> 'failed'`),
+    uniqueIndex("refunds_one_live_per_transaction")
+      .on(t.refundedTransactionId)
+      .where(sql`${t.status} <> 'failed'`),
     check("refunds_amount_positive", sql`${t.amountMinor} > 0`),
     check("refunds_currency_code", isCurrencyCode(t.currency)),
     check("refunds_requested_by_present", sql`${t.requestedBy} <> ''`),

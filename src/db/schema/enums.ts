@@ -36,6 +36,12 @@ export const invoiceStatus = pgEnum("invoice_status", ["pending", "created", "fa
 /** v1 is POST /v1/payments/refund; legacy is /v3/Refund. */
 export const refundChannel = pgEnum("refund_channel", ["v1", "legacy"]);
 
+/**
+ * Why money is returned: `requested` by the merchant (API, CLI), or `duplicate` when a payment the
+ * gateway applied late paid a period that another attempt had already paid (late-payments/).
+ */
+export const refundReason = pgEnum("refund_reason", ["requested", "duplicate"]);
+
 export const refundStatus = pgEnum("refund_status", [
   "requested",
   "completed",

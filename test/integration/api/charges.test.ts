@@ -44,6 +44,21 @@ describe("charges", () => {
       next_attempt_at: null,
       paid_at: api.h.clock.now().toUTC().toISO(),
     });
+    // What matching our records with the gateway's starts from: the paying transaction and every
+    // attempt's orderId.
+    const shown = response.json();
+    expect(shown.paid_transaction_id).toEqual(expect.any(String));
+    expect(shown.attempts).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        order_id: expect.any(String),
+        status: "approved",
+        transaction_id: shown.paid_transaction_id,
+        duplicate: false,
+      }),
+    ]);
+    const listed = (await api.call("GET", `/v1/charges?subscription_id=${subscriptionId}`)).json();
+    expect(listed.data.find((c: { id: string }) => c.id === chargeId).attempts).toEqual(shown.attempts);
   });
 
   it("lists charges by subscription and status", async () => {

@@ -30,6 +30,7 @@ describe("charge transition table", () => {
       "processing → needs_review",
       "processing → uncollectible",
       "retrying → processing",
+      "retrying → paid",
       "retrying → uncollectible",
       "retrying → canceled",
       "needs_review → retrying",
@@ -37,6 +38,7 @@ describe("charge transition table", () => {
       "needs_review → uncollectible",
       "needs_review → canceled",
       "uncollectible → processing",
+      "uncollectible → paid",
       "uncollectible → canceled",
     ]);
   });
@@ -52,8 +54,6 @@ describe("charge transition table", () => {
     ["processing", "canceled"],
     ["processing", "processing"],
     ["scheduled", "paid"],
-    ["retrying", "paid"],
-    ["uncollectible", "paid"],
   ] as const)("refuses %s → %s", (from, to) => {
     expect(canChargeTransition(from, to)).toBe(false);
     expect(() => assertChargeTransition(from, to)).toThrow(IllegalTransitionError);
@@ -82,6 +82,7 @@ describe("payment attempt transition table", () => {
       "needs_review → approved",
       "needs_review → declined",
       "needs_review → failed_permanently",
+      "failed_permanently → approved",
     ]);
   });
 
@@ -92,7 +93,7 @@ describe("payment attempt transition table", () => {
   it.each([
     ["approved", "declined"],
     ["declined", "approved"],
-    ["failed_permanently", "approved"],
+    ["failed_permanently", "declined"],
     ["in_flight", "needs_review"],
     ["needs_review", "unknown"],
   ] as const)("refuses %s → %s", (from, to) => {
@@ -102,11 +103,7 @@ describe("payment attempt transition table", () => {
     );
   });
 
-  it("approved, declined and failed_permanently are terminal", () => {
-    expect(ATTEMPT_STATES.filter(isTerminalAttemptState)).toEqual([
-      "approved",
-      "declined",
-      "failed_permanently",
-    ]);
+  it("approved and declined are terminal; failed_permanently only opens to a late approval", () => {
+    expect(ATTEMPT_STATES.filter(isTerminalAttemptState)).toEqual(["approved", "declined"]);
   });
 });
