@@ -1,6 +1,14 @@
 /** The billing domain: pure rules for plans, periods, state machines, card tokens and dunning. */
 export { type BackoffOptions, exponentialBackoff } from "./backoff.js";
 export {
+  BREAKER_SIGNALS,
+  type BreakerCounts,
+  type BreakerSignal,
+  type BreakerThresholds,
+  type BreakerVerdict,
+  breakerVerdict,
+} from "./breaker.js";
+export {
   type AttemptOutcome,
   type ChargeEvent,
   type ChargeOutcomeInput,

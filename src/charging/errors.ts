@@ -101,3 +101,19 @@ export class ChargeBatchRetryError extends Error {
     super(`${failures.length} charge(s) of the batch to try again, e.g. ${first?.[0]}: ${why}`);
   }
 }
+
+/**
+ * The gateway answered in a way that looks systemic (a card refused with -7, an authentication
+ * refusal) while the circuit breaker is open: the attempt was released, nothing was condemned, and
+ * the charge waits, due, until an operator resumes collection.
+ */
+export class CollectionPausedError extends Error {
+  override name = "CollectionPausedError";
+
+  constructor(
+    readonly chargeId: string,
+    readonly why: string,
+  ) {
+    super(`charge ${chargeId} is held: the gateway circuit breaker is open (${why})`);
+  }
+}

@@ -1,4 +1,5 @@
 import { tokenStatus } from "../billing/index.js";
+import { collectionPaused } from "../breaker/index.js";
 import type { EngineContext } from "../context/index.js";
 import { cancelOrphanedCharge } from "./cancel-orphaned-charge.js";
 import { claimBatch } from "./claim-batch.js";
@@ -103,7 +104,14 @@ export async function processChargeBatch(
     run,
     [...snapshots.values()].filter((s) => s.openAttempt),
   );
-  await attempt(run, [...waiting, ...(await load(run, released)).values()]);
+  const due = [...waiting, ...(await load(run, released)).values()];
+  if (due.length > 0 && (await collectionPaused(ctx.db.$client))) {
+    // The gateway circuit breaker is open: nothing is sent until an operator resumes collection.
+    for (const snapshot of due)
+      run.sink.results.set(snapshot.charge.id, skipped(snapshot.charge.id, "collection_paused"));
+    return run.sink;
+  }
+  await attempt(run, due);
   return run.sink;
 }
 

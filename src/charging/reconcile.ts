@@ -1,3 +1,4 @@
+import { recordGatewaySignal } from "../breaker/index.js";
 import type { EngineContext } from "../context/index.js";
 import { AttemptInFlightError, ChargeOutcomeUnknownError } from "./errors.js";
 import { firstLateCheckSeconds } from "./late-watch.js";
@@ -76,9 +77,10 @@ export async function reconcileAttempt(
         lateCheckAfterSeconds: firstLateCheckSeconds(ctx.config),
         actor: ACTOR,
       });
-      return released
-        ? { kind: "released" }
-        : { kind: "settled", result: skipped(chargeId, "already_recorded") };
+      if (!released) return { kind: "settled", result: skipped(chargeId, "already_recorded") };
+      // Many sent payments "not found" is the gateway's problem, not each charge's (breaker/).
+      await recordGatewaySignal(ctx, "not_found", attempt.id);
+      return { kind: "released" };
     }
     case "wait":
       await markAttemptUnknown(ctx, {

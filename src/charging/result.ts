@@ -42,7 +42,8 @@ export type ChargeResult =
  * - needs_review: an operator must settle it first;
  * - claimed_elsewhere: another worker claimed it between our read and our claim;
  * - already_recorded: another worker recorded this outcome first;
- * - payment_method_unusable: forced on an uncollectible charge whose card cannot be charged.
+ * - payment_method_unusable: forced on an uncollectible charge whose card cannot be charged;
+ * - collection_paused: the gateway circuit breaker is open (breaker/); it waits, due, until resumed.
  */
 export type SkipReason =
   | "settled"
@@ -50,7 +51,8 @@ export type SkipReason =
   | "needs_review"
   | "claimed_elsewhere"
   | "already_recorded"
-  | "payment_method_unusable";
+  | "payment_method_unusable"
+  | "collection_paused";
 
 export function skipped(chargeId: string, reason: SkipReason): ChargeResult {
   return { kind: "skipped", chargeId, reason };

@@ -1,8 +1,9 @@
+import { recordGatewaySignal } from "../breaker/index.js";
 import type { EngineContext } from "../context/index.js";
 import type { Money } from "../money/index.js";
 import { callGateway } from "./call-gateway.js";
 import type { RecordedAttempt } from "./claim-batch.js";
-import { ChargeOutcomeUnknownError, GatewayNotReachedError } from "./errors.js";
+import { ChargeOutcomeUnknownError, CollectionPausedError, GatewayNotReachedError } from "./errors.js";
 import type { GatewayLimiter } from "./gateway-limiter.js";
 import type { GatewayReport } from "./gateway-report.js";
 import { markAttemptUnknown } from "./mark-attempt-unknown.js";
@@ -25,6 +26,11 @@ import type { OutcomeInput } from "./settle-batch.js";
  * | not_sent       | the attempt is released (no money moved), due again at once    | GatewayNotReached    |
  * | token_unusable | the attempt is released and the card marked unusable           | sent round again     |
  *
+ * A -7 and an authentication refusal (-1, -8) are also signs of a systemic failure (a gateway that
+ * lost its state, a wrong key or environment): each is recorded with the circuit breaker
+ * (breaker/), and once it is open the attempt is only released and the charge held
+ * (CollectionPausedError), so no card is retired and no charge condemned for the gateway's fault.
+ *
  * Each charge is on its own: one failing (a reply that cannot be recorded) fails only that charge.
  * Charges whose card the gateway refused with -7 are returned, for the unusable-card path.
  */
@@ -42,6 +48,9 @@ export interface BatchSink {
 }
 
 const ACTOR = "gateway";
+
+/** -1 unauthorized (API key), -8 invalid token format: about the account, or every token at once. */
+const AUTH_REFUSALS = new Set(["-1", "-8"]);
 
 export async function sendBatch(
   ctx: EngineContext,
@@ -90,9 +99,14 @@ async function route(
     actor: ACTOR,
   };
   switch (report.kind) {
+    case "rejected":
+      if (AUTH_REFUSALS.has(report.code)) {
+        const { paused } = await recordGatewaySignal(ctx, "auth_refused", attempt.id);
+        if (paused) return hold(ctx, release, report);
+      }
+      return flusher.add({ chargeId: attempt.chargeId, attempt, report, actor: ACTOR });
     case "approved":
     case "declined":
-    case "rejected":
       return flusher.add({ chargeId: attempt.chargeId, attempt, report, actor: ACTOR });
     case "unknown":
       await markAttemptUnknown(ctx, {
@@ -110,7 +124,9 @@ async function route(
     case "not_sent":
       await releaseAttempt(ctx, { ...release, code: "not_sent", description: report.description });
       throw new GatewayNotReachedError(attempt.chargeId, attempt.attemptNumber, report.description);
-    case "token_unusable":
+    case "token_unusable": {
+      const { paused } = await recordGatewaySignal(ctx, "token_refused", send.paymentMethodId);
+      if (paused) return hold(ctx, release, report);
       await releaseAttempt(ctx, {
         ...release,
         code: report.code,
@@ -118,5 +134,23 @@ async function route(
         unusablePaymentMethodId: send.paymentMethodId,
       });
       return "refused";
+    }
   }
+}
+
+/**
+ * With the breaker open, a refusal is not about this card or charge: the attempt is released (no
+ * money moved), the card is left usable, and the charge waits, due, for collection to resume.
+ */
+async function hold(
+  ctx: EngineContext,
+  release: { chargeId: string; attemptId: string; attemptNumber: number; actor: string },
+  report: { code: string; description: string },
+): Promise<never> {
+  await releaseAttempt(ctx, {
+    ...release,
+    code: report.code,
+    description: `${report.description} (held: the gateway circuit breaker is open)`,
+  });
+  throw new CollectionPausedError(release.chargeId, `${report.code}: ${report.description}`);
 }

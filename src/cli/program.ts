@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { createLogger } from "../logger/index.js";
 import { Cli } from "./cli.js";
+import { registerBreaker } from "./commands/breaker.js";
 import { registerCharges } from "./commands/charges.js";
 import { registerClock } from "./commands/clock.js";
 import { registerCustomers } from "./commands/customers.js";
@@ -31,6 +32,7 @@ export function buildProgram(cli: Cli): Command {
   registerSubscriptions(program, cli);
   registerCharges(program, cli);
   registerDunning(program, cli);
+  registerBreaker(program, cli);
   registerClock(program, cli);
   registerKeys(program, cli);
   registerProcesses(program, cli);

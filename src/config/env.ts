@@ -65,6 +65,11 @@ export const envSchema = z.object({
   CHARGE_FLUSH_MS: int(0, 10_000).default(50),
   CHARGE_REDISPATCH_AFTER_SECONDS: int(1, 86_400).default(600),
   RECONCILE_MAX_TRIES: int(1, 100).default(5),
+  // The gateway circuit breaker (src/breaker): systemic failure stops collection; 0 turns a signal off.
+  BREAKER_WINDOW_SECONDS: int(10, 86_400).default(300),
+  BREAKER_TOKEN_REFUSALS: int(0, 1_000_000).default(10),
+  BREAKER_NOT_FOUND: int(0, 1_000_000).default(10),
+  BREAKER_AUTH_REFUSALS: int(0, 1_000_000).default(3),
   // Late payments (src/late-payments): attempts closed as "not found" are asked about again.
   LATE_PAYMENT_WATCH_HOURS: int(0, 24 * 90).default(168),
   LATE_PAYMENT_FIRST_CHECK_SECONDS: int(1, 86_400).default(60),

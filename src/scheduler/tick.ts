@@ -1,3 +1,4 @@
+import { collectionPaused } from "../breaker/index.js";
 import { defaultQuietPeriodMs } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
 import { checkLatePayments, refundDuplicates } from "../late-payments/index.js";
@@ -29,6 +30,9 @@ import { leaseOf } from "./hand-out.js";
  *   8. ask CheckStatus again about attempts closed as "not found" that are due a late check, and
  *      apply any payment the gateway took late; refund every duplicate payment that has no live
  *      refund (late-payments/).
+ *
+ * While the gateway circuit breaker is open (breaker/) the tick does nothing at all: no charge is
+ * handed out, no invoice created, no card stopped, until an operator resumes collection.
  *
  * "Now" is read once from the billing clock, so the whole pass agrees on it (a caller with a shared
  * clock refreshes it first: startTickWorker does).
@@ -65,7 +69,23 @@ export interface TickResult {
   latePaymentsFound: number;
   /** Duplicate payments whose refund the gateway took. */
   duplicatesRefunded: number;
+  /** The gateway circuit breaker is open: the tick did nothing (breaker/). */
+  paused: boolean;
 }
+
+const IDLE: TickResult = {
+  chargesCreated: 0,
+  chargesEnqueued: 0,
+  reenqueued: 0,
+  invoicesEnqueued: 0,
+  tokenDeactivationsEnqueued: 0,
+  subscriptionsCanceled: 0,
+  refundsReconciled: 0,
+  lateChecks: 0,
+  latePaymentsFound: 0,
+  duplicatesRefunded: 0,
+  paused: false,
+};
 
 export const DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION = 12;
 
@@ -73,6 +93,10 @@ export async function runBillingTick(
   ctx: Pick<EngineContext, "db" | "clock" | "queues" | "logger" | "config" | "gateway">,
   options: TickOptions = {},
 ): Promise<TickResult> {
+  if (await collectionPaused(ctx.db.$client)) {
+    ctx.logger.warn({ component: "scheduler" }, "billing tick paused: the gateway circuit breaker is open");
+    return { ...IDLE, paused: true };
+  }
   const now = ctx.clock.now();
   const batchSize = options.batchSize ?? ctx.config.BILLING_BATCH_SIZE;
   // Before billing adds jobs: an empty queue now means every earlier dispatch was lost.
@@ -111,6 +135,7 @@ export async function runBillingTick(
     lateChecks: late.checked,
     latePaymentsFound: late.found.paid + late.found.duplicate + late.found.held,
     duplicatesRefunded,
+    paused: false,
   };
   ctx.logger.debug({ component: "scheduler", now: now.toISO(), ...result }, "billing tick");
   return result;

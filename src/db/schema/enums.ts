@@ -1,4 +1,5 @@
 import { pgEnum } from "drizzle-orm/pg-core";
+import { BREAKER_SIGNALS } from "../../billing/breaker.js";
 import { ATTEMPT_STATES, CHARGE_STATES } from "../../billing/charge-states.js";
 import { SUBSCRIPTION_STATES } from "../../billing/subscription-states.js";
 
@@ -51,3 +52,6 @@ export const refundStatus = pgEnum("refund_status", [
 ]);
 
 export const webhookDeliveryStatus = pgEnum("webhook_delivery_status", ["pending", "delivered", "failed"]);
+
+/** What made the gateway circuit breaker count a failure as systemic (billing/breaker.ts). */
+export const breakerSignal = pgEnum("breaker_signal", BREAKER_SIGNALS);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../../../src/apikeys/index.js";
+import { resumeCollection } from "../../../src/breaker/index.js";
 import { type ApiHarness, createApiHarness } from "./support.js";
 
 /**
@@ -74,6 +75,29 @@ describe("authentication", () => {
     expect((await api.call("GET", "/docs", { key: null })).statusCode).toBe(200);
     const callback = await api.call("GET", "/gateway/webhook?orderId=unknown", { key: null });
     expect(callback.statusCode).not.toBe(401);
+  });
+
+  it("says on /readyz whether collection is paused by the gateway circuit breaker, and why", async () => {
+    const ready = await api.call("GET", "/readyz", { key: null });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: "ready", checks: { database: "ok", gateway_breaker: "closed" } });
+
+    await api.h.ctx.db.$client`
+      insert into gateway_breaker (id, opened_at, reason, signal)
+      values (1, now(), '12 different cards refused with -7', 'token_refused')`;
+    const paused = await api.call("GET", "/readyz", { key: null });
+    expect(paused.statusCode).toBe(503);
+    expect(paused.json()).toMatchObject({
+      status: "paused",
+      checks: {
+        database: "ok",
+        gateway_breaker: expect.stringContaining("12 different cards refused with -7"),
+      },
+    });
+    expect((await api.call("GET", "/healthz", { key: null })).statusCode).toBe(200);
+
+    await resumeCollection(api.h.ctx, { actor: "cli" });
+    expect((await api.call("GET", "/readyz", { key: null })).statusCode).toBe(200);
   });
 
   it("stops a key the moment it is revoked", async () => {

@@ -12,6 +12,7 @@ import {
   plans,
   subscriptions,
 } from "../../../src/db/schema/index.js";
+import { GatewayUnavailableError } from "../../../src/gateway/index.js";
 import type { EngineHarness } from "../../support/engine.js";
 
 /**
@@ -43,6 +44,17 @@ export interface SavedCard {
   cardToken: string;
 }
 
+/** Runs a setup call again (up to 5 tries) when it timed out or the gateway was unavailable. */
+async function setupCall<T>(call: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof GatewayUnavailableError) || tries >= 5) throw error;
+    }
+  }
+}
+
 /** Obtains a token for `card` from the simulator and stores it as a payment method of the customer. */
 export async function saveCard(
   h: EngineHarness,
@@ -53,13 +65,18 @@ export async function saveCard(
   const card = options.card ?? CARDS.approves;
   const kind = options.kind ?? "recurring";
   const amount = { minor: options.amountMinor ?? 10_000, currency: options.currency ?? "QAR" };
-  const orderId = `enr_${randomUUID()}`;
-  const { checkoutUrl } = await ctx.gateway.legacy.addTransaction({
-    amount,
-    orderId,
-    customerEmail: owner.email,
-    ...(kind === "recurring" ? { isRecurring: true } : { autoSave: true }),
-    isVoid: true,
+  // Setup, not the behaviour under test: tests that shorten the gateway timeout to provoke faults
+  // must not fail here because a loaded machine answered a setup call late.
+  const { orderId, checkoutUrl } = await setupCall(async () => {
+    const orderId = `enr_${randomUUID()}`;
+    const { checkoutUrl } = await ctx.gateway.legacy.addTransaction({
+      amount,
+      orderId,
+      customerEmail: owner.email,
+      ...(kind === "recurring" ? { isRecurring: true } : { autoSave: true }),
+      isVoid: true,
+    });
+    return { orderId, checkoutUrl };
   });
   await h.simAdmin("POST", "/_sim/pay", {
     checkout_url: checkoutUrl,
@@ -68,7 +85,7 @@ export async function saveCard(
     cvv: "123",
     name: "Test Customer",
   });
-  const lookup = await ctx.gateway.legacy.checkStatus({ orderId });
+  const lookup = await setupCall(() => ctx.gateway.legacy.checkStatus({ orderId }));
   if (!lookup.found || !lookup.payment.cardToken) throw new Error(`no card token for ${orderId}`);
   const cardToken = lookup.payment.cardToken;
   const sealed = ctx.vault.encrypt(cardToken);
