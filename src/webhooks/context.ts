@@ -1,5 +1,6 @@
 import type { Clock } from "../clock/index.js";
 import type { Config } from "../config/index.js";
+import type { TokenVault } from "../crypto/index.js";
 import type { Db } from "../db/index.js";
 import type { Logger } from "../logger/index.js";
 import type { ResolveHost } from "./destination.js";
@@ -11,6 +12,8 @@ export interface WebhookContext {
   /** The billing clock: when a delivery is due and when it was delivered. */
   clock: Clock;
   logger: Logger;
+  /** Seals endpoint signing secrets at rest and opens them to sign (see secrets.ts). */
+  vault: TokenVault;
   /** WEBHOOK_ALLOWED_HOSTS: where endpoints may be although internal (see address-policy.ts). */
   config: Pick<Config, "WEBHOOK_ALLOWED_HOSTS">;
   /** Injectable for tests; defaults to the system resolver. */

@@ -58,6 +58,7 @@ export {
   webhookRetryDelay,
   webhookRetryPolicy,
 } from "./retry-policy.js";
+export { openWebhookSecret, resealWebhookSecrets } from "./secrets.js";
 export {
   DEFAULT_TOLERANCE_SECONDS,
   type RawBody,

@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSealedText } from "../../../src/crypto/index.js";
+import { webhookEndpoints } from "../../../src/db/schema/index.js";
 import { type ApiHarness, createApiHarness } from "./support.js";
 
 let api: ApiHarness;
@@ -26,6 +29,11 @@ describe("webhook endpoints", () => {
     const { secret: _secret, ...withoutSecret } = body;
     expect(listed.data).toContainEqual(withoutSecret);
     expect(JSON.stringify(listed)).not.toContain(body.secret);
+    // Stored sealed: the database never holds the secret in clear.
+    const [row] = await api.h.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, body.id));
+    expect(row?.secret).toMatch(/^v1:k1:/);
+    expect(row?.secret).not.toContain(body.secret);
+    expect(openSealedText(api.h.ctx.vault, row!.secret)).toBe(body.secret);
   });
 
   it("disables an endpoint, and 404s an unknown one", async () => {
