@@ -6,6 +6,7 @@ import { SqlState, violates } from "../db/index.js";
 import { EnrollmentCheckoutError, EnrollmentError, type EnrollmentErrorCode } from "../enrollment/index.js";
 import { GatewayError, GatewayUnavailableError } from "../gateway/index.js";
 import { RefundError, type RefundRefusal } from "../refunds/index.js";
+import { WebhookUrlRefusedError } from "../webhooks/index.js";
 import { ApiProblem, illegalTransition, notFound, validationFailed } from "./problem.js";
 
 /**
@@ -78,6 +79,8 @@ function refundProblem(error: RefundError): ApiProblem {
 
 export function domainProblem(error: unknown): ApiProblem | undefined {
   if (error instanceof PlanInputError || error instanceof CustomerInputError) return bodyIssues(error.issues);
+  if (error instanceof WebhookUrlRefusedError)
+    return bodyIssues([{ field: error.field, message: error.message }]);
   if (error instanceof IllegalTransitionError) {
     return illegalTransition(error.subject, error.from, error.to, error.message);
   }

@@ -20,6 +20,10 @@ import { ApiProblem, PROBLEM_CONTENT_TYPE } from "./problem.js";
  * twice. A client that wants a second try after a 5xx sends a new key, knowingly. A request
  * refused by schema validation never reaches the claim, as with Stripe: fixing the body and
  * retrying with the same key is allowed.
+ *
+ * Only the POST routes that declare the header take part. Elsewhere (a GET, or a path no route
+ * matches, answered 404 route_not_found) the header is ignored, so such a request never uses up
+ * a key, and an empty key there is not looked at at all.
  */
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
@@ -51,6 +55,10 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+function takesPart(request: FastifyRequest): boolean {
+  return request.method === "POST" && request.routeOptions.schema?.headers === idempotencyHeaders;
+}
+
 function keyOf(request: FastifyRequest): string | undefined {
   const value = request.headers[IDEMPOTENCY_HEADER];
   return typeof value === "string" ? value : undefined;
@@ -61,7 +69,7 @@ function keyOf(request: FastifyRequest): string | undefined {
  * with its parsed form (defaults filled in), which must not decide whether two requests match.
  */
 export async function fingerprintRequest(request: FastifyRequest): Promise<void> {
-  if (request.method !== "POST" || keyOf(request) === undefined) return;
+  if (!takesPart(request) || keyOf(request) === undefined) return;
   hashes.set(request, requestFingerprint(request.method, request.url, request.body));
 }
 

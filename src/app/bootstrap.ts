@@ -11,13 +11,16 @@ import { createDb, type DbClient, migrateDatabase } from "../db/index.js";
 import { createGatewayClient, type GatewayClient } from "../gateway/index.js";
 import { createLogger, type Logger } from "../logger/index.js";
 import { createQueueSystem, queueSystemOptionsFromConfig } from "../queue/index.js";
+import { resealWebhookSecrets } from "../webhooks/index.js";
 
 /**
  * The composition root: turns a validated Config into an EngineContext. Every process of the engine
  * (HTTP server, scheduler, each worker) builds its context here, so they agree on the database, the
  * queues, the gateway, the token key and the billing clock. Rules:
  * - every missing or contradictory setting is reported at once, before anything connects;
- * - the database is migrated before use (safe from many processes: migrations take a lock);
+ * - the database is migrated before use (safe from many processes: migrations take a lock), then
+ *   webhook signing secrets still in clear (or under a retired key) are sealed with the current
+ *   token key, which is known here and not in `billing migrate` (see src/webhooks/secrets.ts);
  * - a dunning policy beyond the card networks' retry limits stops the boot;
  * - close() stops the queues (workers finish the jobs in hand) before it closes the database.
  */
@@ -141,6 +144,7 @@ export async function createEngine(config: Config, options: EngineOptions = {}):
   await migrateDatabase(databaseUrl, { logger });
   const database: DbClient = createDb(databaseUrl, { logger });
   try {
+    await resealWebhookSecrets({ db: database.db, vault, logger });
     const clock =
       options.clock ??
       (config.BILLING_CLOCK === "system"

@@ -104,6 +104,7 @@ export {
   type RetryLimitViolation,
 } from "./retry-limits.js";
 export { IllegalTransitionError, type TransitionTable } from "./state-machine.js";
+export { isStorableText, storableText } from "./storable-text.js";
 export {
   assertTransition,
   type CancellationMode,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isCurrency, type Money, MoneyFormatError, toMinor } from "../money/index.js";
 import { type BillingInterval, INTERVAL_UNITS, type IntervalUnit } from "./periods.js";
+import { storableText } from "./storable-text.js";
 
 /**
  * How the card token is charged. `recurring`: the gateway stored the amount with the token and
@@ -54,7 +55,8 @@ export const planInputSchema = z
         .string({ error: "name must be a string" })
         .trim()
         .min(1, { error: "name must not be empty" })
-        .max(200, { error: "name must be at most 200 characters" }),
+        .max(200, { error: "name must be at most 200 characters" })
+        .check(storableText("name")),
       amount: z.string({ error: 'amount must be a decimal string such as "100.00"' }),
       currency: z
         .string({ error: "currency must be a string" })
@@ -67,6 +69,7 @@ export const planInputSchema = z
         .trim()
         .min(1, { error: "product_id must not be empty" })
         .max(100, { error: "product_id must be at most 100 characters" })
+        .check(storableText("product_id"))
         .nullish(),
       billing_mode: z
         .enum(BILLING_MODES, { error: `billing_mode must be one of ${BILLING_MODES.join(", ")}` })

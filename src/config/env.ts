@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /**
@@ -13,6 +14,33 @@ const csvDays = z
   .string()
   .regex(/^\d+(\s*,\s*\d+)*$/, "expected comma-separated whole days, e.g. 1,3,5,7")
   .transform((s) => s.split(",").map((d) => Number(d.trim())));
+
+const HOST_NAME =
+  /^(?=.{1,253}\.?$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
+
+/** A host name, an IP address, or a network as address/prefix-length. */
+function isHostOrNetwork(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (prefix === undefined) return family !== 0 || HOST_NAME.test(entry);
+  const bits = Number(prefix);
+  return rest.length === 0 && family !== 0 && /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
+/** Comma-separated host names, addresses and CIDR networks, lower-cased. */
+const hostList = z.string().transform((value, ctx) => {
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== "");
+  for (const entry of entries.filter((e) => !isHostOrNetwork(e))) {
+    ctx.addIssue({
+      code: "custom",
+      message: `${JSON.stringify(entry)} is not a host name, an IP address or a network such as 10.0.0.0/8`,
+    });
+  }
+  return entries;
+});
 
 /** A 256-bit key written as 64 hex characters or as base64 of 32 bytes. */
 const encryptionKey = z.string().refine((v) => decodeKey(v) !== undefined, {
@@ -92,6 +120,10 @@ export const envSchema = z.object({
   // yet, and where a non-production process keeps the token key it generates when none is given.
   BILLING_CLOCK_START: z.iso.datetime({ offset: true }).optional(),
   TOKEN_DEV_KEY_FILE: z.string().min(1).default(".data/token-key"),
+  // Webhooks (src/webhooks): hosts and networks endpoints may be at although loopback, private,
+  // link-local or otherwise internal (refused by default, see address-policy.ts). For local
+  // development only, e.g. "localhost,127.0.0.1,::1" or "10.1.0.0/16".
+  WEBHOOK_ALLOWED_HOSTS: hostList.default([]),
 });
 
 export type Config = z.output<typeof envSchema>;

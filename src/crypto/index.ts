@@ -1,3 +1,4 @@
+export { isSealedText, openSealedText, sealedTextKeyId, sealText } from "./sealed-text.js";
 export {
   createTokenVault,
   type SealedToken,

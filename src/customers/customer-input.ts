@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableText } from "../billing/index.js";
 
 export const CUSTOMER_LANGUAGES = ["en", "ar"] as const;
 export type CustomerLanguage = (typeof CUSTOMER_LANGUAGES)[number];
@@ -30,6 +31,7 @@ export const customerInputSchema = z.strictObject(
       .min(1, { error: "name must not be empty" })
       // The gateway's limit for a client name.
       .max(300, { error: "name must be at most 300 characters" })
+      .check(storableText("name"))
       .nullish(),
     phone: z
       .string({ error: "phone must be a string or null" })

@@ -1,6 +1,9 @@
 import type { Clock } from "../clock/index.js";
+import type { Config } from "../config/index.js";
+import type { TokenVault } from "../crypto/index.js";
 import type { Db } from "../db/index.js";
 import type { Logger } from "../logger/index.js";
+import type { ResolveHost } from "./destination.js";
 import type { WebhookRetryPolicy } from "./retry-policy.js";
 
 /** What delivering and dispatching webhooks needs; the worker builds one at start-up. */
@@ -9,9 +12,13 @@ export interface WebhookContext {
   /** The billing clock: when a delivery is due and when it was delivered. */
   clock: Clock;
   logger: Logger;
-  /** Injectable for tests; defaults to the global fetch. */
-  fetch?: typeof fetch;
-  /** Per request, connection to last byte of the response head. Defaults to 10 s. */
+  /** Seals endpoint signing secrets at rest and opens them to sign (see secrets.ts). */
+  vault: TokenVault;
+  /** WEBHOOK_ALLOWED_HOSTS: where endpoints may be although internal (see address-policy.ts). */
+  config: Pick<Config, "WEBHOOK_ALLOWED_HOSTS">;
+  /** Injectable for tests; defaults to the system resolver. */
+  resolve?: ResolveHost;
+  /** Per request, connection to the last byte read. Defaults to 10 s. */
   timeoutMs?: number;
   retry?: Partial<WebhookRetryPolicy>;
 }

@@ -1,11 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import type { DateTime } from "luxon";
+import { TokenVaultError } from "../crypto/index.js";
 import type { Db } from "../db/index.js";
 import { webhookDeliveries, webhookEndpoints } from "../db/schema/index.js";
 import { webhookEventId } from "../events/index.js";
+import { compileAllowList } from "./address-policy.js";
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, type WebhookContext } from "./context.js";
+import { DestinationRefusedError, guardedLookup, literalAddressRefusal } from "./destination.js";
 import { type WebhookRetryPolicy, webhookRetryDelay, webhookRetryPolicy } from "./retry-policy.js";
-import { sendWebhook } from "./send.js";
+import { openWebhookSecret } from "./secrets.js";
+import { type SendResult, sendWebhook } from "./send.js";
 import { SIGNATURE_HEADER, signWebhook } from "./signature.js";
 
 /**
@@ -24,6 +28,10 @@ import { SIGNATURE_HEADER, signWebhook } from "./signature.js";
  * job completes and the next attempt happens when the dispatcher (or the delayed hint the worker
  * adds, see queue.ts) comes for it. Only an infrastructure failure (Postgres unreachable) throws;
  * BullMQ's own job retry then tries again soon, which is all a job retry is here: a hint.
+ *
+ * The address connected to must pass the address policy (destination.ts); a refused one is a
+ * failed attempt like any other, recorded as "destination refused: …" and retried on the same
+ * schedule (the name may resolve elsewhere later), until the attempts run out.
  *
  * Delivery is at least once: a crash after the endpoint answered but before the outcome was
  * stored resends the event later, so receivers deduplicate on Billing-Event-Id.
@@ -141,6 +149,50 @@ async function claimAttempt(
   });
 }
 
+const failedBeforeSending = (error: string): SendResult => ({
+  ok: false,
+  statusCode: null,
+  error,
+  durationMs: 0,
+});
+
+/**
+ * Sends the claimed attempt. A destination the address policy refuses, or a secret that cannot be
+ * opened (its key missing from TOKEN_ENCRYPTION_OLD_KEYS), fails the attempt before anything is sent.
+ */
+async function attemptSend(
+  ctx: WebhookContext,
+  claim: ClaimedAttempt,
+  eventId: string,
+  timeoutMs: number,
+): Promise<SendResult> {
+  const allow = compileAllowList(ctx.config.WEBHOOK_ALLOWED_HOSTS);
+  const literalRefusal = literalAddressRefusal(claim.url, allow);
+  if (literalRefusal) return failedBeforeSending(new DestinationRefusedError(literalRefusal).message);
+  let secret: string;
+  try {
+    secret = openWebhookSecret(ctx.vault, claim.secret);
+  } catch (error) {
+    if (!(error instanceof TokenVaultError)) throw error;
+    return failedBeforeSending(`signing secret could not be opened: ${error.message}`);
+  }
+  const body = JSON.stringify(claim.payload);
+  return sendWebhook({
+    lookup: guardedLookup(allow, ctx.resolve),
+    url: claim.url,
+    body,
+    timeoutMs,
+    headers: {
+      "content-type": "application/json",
+      "user-agent": "billing-engine-webhooks/1",
+      // Wall-clock seconds: the receiver checks them against its own clock, not our billing clock.
+      [SIGNATURE_HEADER]: signWebhook({ secret, rawBody: body, timestamp: Math.floor(Date.now() / 1000) }),
+      [EVENT_ID_HEADER]: eventId,
+      [EVENT_TYPE_HEADER]: claim.eventType,
+    },
+  });
+}
+
 export async function deliverWebhook(ctx: WebhookContext, deliveryId: string): Promise<DeliveryOutcome> {
   const policy = webhookRetryPolicy(ctx.retry);
   const timeoutMs = ctx.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
@@ -151,26 +203,8 @@ export async function deliverWebhook(ctx: WebhookContext, deliveryId: string): P
     return claim;
   }
 
-  const body = JSON.stringify(claim.payload);
   const eventId = webhookEventId(claim.eventId);
-  const result = await sendWebhook({
-    fetch: ctx.fetch ?? fetch,
-    url: claim.url,
-    body,
-    timeoutMs,
-    headers: {
-      "content-type": "application/json",
-      "user-agent": "billing-engine-webhooks/1",
-      // Wall-clock seconds: the receiver checks them against its own clock, not our billing clock.
-      [SIGNATURE_HEADER]: signWebhook({
-        secret: claim.secret,
-        rawBody: body,
-        timestamp: Math.floor(Date.now() / 1000),
-      }),
-      [EVENT_ID_HEADER]: eventId,
-      [EVENT_TYPE_HEADER]: claim.eventType,
-    },
-  });
+  const result = await attemptSend(ctx, claim, eventId, timeoutMs);
 
   const now = ctx.clock.now();
   const logFields = {

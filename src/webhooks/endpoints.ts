@@ -1,19 +1,37 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
+import { storableText } from "../billing/index.js";
+import { sealText } from "../crypto/index.js";
 import type { Db } from "../db/index.js";
 import { webhookDeliveries, webhookEndpoints } from "../db/schema/index.js";
+import { compileAllowList } from "./address-policy.js";
+import type { WebhookContext } from "./context.js";
+import { vetDestination } from "./destination.js";
 
 /**
  * The merchant's own URLs that receive events. An endpoint is never deleted (its deliveries point
- * at it and are history); it is disabled instead.
+ * at it and are history); it is disabled instead. A URL whose host is or resolves to an internal
+ * address is refused (address-policy.ts); deliveries check again when they connect. The signing
+ * secret is stored sealed (secrets.ts) and shown in clear once, in the reply that creates it.
  */
 
 const endpointInput = z.object({
-  url: z.url({ protocol: /^https?$/ }),
+  url: z.url({ protocol: /^https?$/ }).check(storableText("url")),
   /** At least 16 characters: it is the HMAC key that proves a request came from us. */
-  secret: z.string().min(16).optional(),
+  secret: z.string().min(16).check(storableText("secret")).optional(),
 });
+
+/** The URL's host may not receive webhooks; the message says why. */
+export class WebhookUrlRefusedError extends Error {
+  readonly field = "url";
+  constructor(readonly reason: string) {
+    super(`url refused: ${reason}`);
+    this.name = "WebhookUrlRefusedError";
+  }
+}
+
+export type EndpointContext = Pick<WebhookContext, "db" | "config" | "resolve" | "vault">;
 
 export type WebhookEndpointInput = z.input<typeof endpointInput>;
 
@@ -35,16 +53,25 @@ export function generateWebhookSecret(): string {
 }
 
 export async function createWebhookEndpoint(
-  db: Db,
+  ctx: EndpointContext,
   input: WebhookEndpointInput,
 ): Promise<CreatedWebhookEndpoint> {
   const { url, secret } = endpointInput.parse(input);
-  const [row] = await db
+  const refusal = await vetDestination(url, compileAllowList(ctx.config.WEBHOOK_ALLOWED_HOSTS), ctx.resolve);
+  if (refusal) throw new WebhookUrlRefusedError(refusal);
+  const clear = secret ?? generateWebhookSecret();
+  const [row] = await ctx.db
     .insert(webhookEndpoints)
-    .values({ url, secret: secret ?? generateWebhookSecret() })
-    .returning();
+    .values({ url, secret: sealText(ctx.vault, clear) })
+    .returning({
+      id: webhookEndpoints.id,
+      url: webhookEndpoints.url,
+      enabled: webhookEndpoints.enabled,
+      createdAt: webhookEndpoints.createdAt,
+    });
   if (!row) throw new Error("webhook endpoint was not created");
-  return row;
+  // The only time the secret leaves the engine in clear: the merchant needs it to verify.
+  return { ...row, secret: clear };
 }
 
 export async function listWebhookEndpoints(db: Db): Promise<WebhookEndpointSummary[]> {

@@ -2,6 +2,15 @@
  * Outgoing webhooks to the merchant's own endpoints. Events are put in the outbox by recordEvent
  * (src/events); from there this module signs, sends, retries and reports them.
  */
+
+export {
+  type AddressClass,
+  type AllowList,
+  addressRefusal,
+  classifyAddress,
+  compileAllowList,
+  parseIp,
+} from "./address-policy.js";
 export { DEFAULT_WEBHOOK_TIMEOUT_MS, type WebhookContext } from "./context.js";
 export { type DeliveryOutcome, deliverWebhook, EVENT_ID_HEADER, EVENT_TYPE_HEADER } from "./deliver.js";
 export {
@@ -10,6 +19,13 @@ export {
   type WebhookDelivery,
   type WebhookDeliveryStatus,
 } from "./deliveries.js";
+export {
+  DestinationRefusedError,
+  type ResolvedAddress,
+  type ResolveHost,
+  systemResolve,
+  vetDestination,
+} from "./destination.js";
 export {
   type DispatchOptions,
   type DispatchResult,
@@ -20,10 +36,12 @@ export {
   type CreatedWebhookEndpoint,
   createWebhookEndpoint,
   disableWebhookEndpoint,
+  type EndpointContext,
   generateWebhookSecret,
   listWebhookEndpoints,
   type WebhookEndpointInput,
   type WebhookEndpointSummary,
+  WebhookUrlRefusedError,
 } from "./endpoints.js";
 export {
   type ExpiringNotice,
@@ -40,6 +58,7 @@ export {
   webhookRetryDelay,
   webhookRetryPolicy,
 } from "./retry-policy.js";
+export { openWebhookSecret, resealWebhookSecrets } from "./secrets.js";
 export {
   DEFAULT_TOLERANCE_SECONDS,
   type RawBody,

@@ -12,11 +12,12 @@ import {
   deliverWebhook,
   dispatchDueWebhooks,
   listDeliveries,
+  type ResolveHost,
   type WebhookContext,
   type WebhookDelivery,
 } from "../../src/webhooks/index.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { disableAllEndpoints } from "./fixtures.js";
+import { disableAllEndpoints, RECEIVER_HOSTS, webhookTestContext } from "./fixtures.js";
 import { WebhookReceiver } from "./receiver.js";
 
 let t: TestDatabase;
@@ -38,7 +39,7 @@ afterEach(async () => {
 afterAll(() => t?.drop());
 
 const context = (overrides: Partial<WebhookContext> = {}): WebhookContext => ({
-  db: t.db,
+  ...webhookTestContext(t.db, RECEIVER_HOSTS),
   clock,
   logger: silentLogger,
   timeoutMs: 2_000,
@@ -47,7 +48,7 @@ const context = (overrides: Partial<WebhookContext> = {}): WebhookContext => ({
 
 /** An endpoint at `url` (the receiver by default) and one event for it; returns its delivery. */
 async function oneDelivery(url = receiver.url): Promise<WebhookDelivery> {
-  const endpoint = await createWebhookEndpoint(t.db, { url });
+  const endpoint = await createWebhookEndpoint(context(), { url });
   receiver.secret = endpoint.secret;
   const event = await recordEvent(t.db, {
     type: EVENT_TYPES.subscriptionActivated,
@@ -255,5 +256,68 @@ describe("deliverWebhook", () => {
     );
     expect(lines.join("\n")).not.toContain(receiver.secret);
     expect(lines.join("\n")).not.toContain("merchant-query-token");
+  });
+});
+
+describe("deliverWebhook and the address policy", () => {
+  const resolveTo =
+    (address: string): ResolveHost =>
+    async () => [{ address, family: 4 }];
+
+  it("refuses, without connecting, an endpoint at an address no longer allow-listed", async () => {
+    const delivery = await oneDelivery();
+
+    const outcome = await deliverWebhook(context({ config: { WEBHOOK_ALLOWED_HOSTS: [] } }), delivery.id);
+
+    expect(outcome).toMatchObject({ status: "retry_scheduled", attempts: 1, statusCode: null });
+    expect((await reload(delivery.id)).lastError).toMatch(
+      /^destination refused: 127\.0\.0\.1 is a loopback address, which webhooks are not sent to/,
+    );
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it("refuses a name that resolved to a public address when registered and to loopback now", async () => {
+    const port = new URL(receiver.url).port;
+    const url = `http://rebind.example:${port}/hooks`;
+    const endpoint = await createWebhookEndpoint(
+      { ...context(), config: { WEBHOOK_ALLOWED_HOSTS: [] }, resolve: resolveTo("203.0.113.10") },
+      { url },
+    );
+    const event = await recordEvent(t.db, {
+      type: EVENT_TYPES.subscriptionActivated,
+      actor: "system",
+      occurredAt: clock.now(),
+      data: {},
+    });
+    const [delivery] = await listDeliveries(t.db, { eventId: event.id, endpointId: endpoint.id });
+    // The last attempt: a refusal ends the delivery like any other failure once attempts run out.
+    const rebound = context({
+      config: { WEBHOOK_ALLOWED_HOSTS: [] },
+      resolve: resolveTo("127.0.0.1"),
+      retry: { maxAttempts: 1 },
+    });
+
+    const outcome = await deliverWebhook(rebound, delivery!.id);
+
+    expect(outcome).toMatchObject({ status: "failed", attempts: 1, statusCode: null });
+    expect(await reload(delivery!.id)).toMatchObject({
+      status: "failed",
+      lastError: expect.stringMatching(
+        /^destination refused: rebind\.example resolves to 127\.0\.0\.1, a loopback address/,
+      ),
+    });
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it("connects to the address it vetted: an allow-listed network reached by name", async () => {
+    const port = new URL(receiver.url).port;
+    const delivery = await oneDelivery(`http://receiver.example:${port}/hooks`);
+
+    const outcome = await deliverWebhook(context({ resolve: resolveTo("127.0.0.1") }), delivery.id);
+
+    expect(outcome).toMatchObject({ status: "delivered", statusCode: 200 });
+    const [request] = await receiver.waitForCount(1);
+    expect(request!.headers.host).toBe(`receiver.example:${port}`);
+    expect(request!.verification.ok).toBe(true);
   });
 });

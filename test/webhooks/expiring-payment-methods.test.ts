@@ -11,7 +11,12 @@ import {
   notifyExpiringPaymentMethods,
 } from "../../src/webhooks/index.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { disableAllEndpoints, seedSubscriptionWithCard } from "./fixtures.js";
+import {
+  disableAllEndpoints,
+  RECEIVER_HOSTS,
+  seedSubscriptionWithCard,
+  webhookTestContext,
+} from "./fixtures.js";
 import { WebhookReceiver } from "./receiver.js";
 
 let t: TestDatabase;
@@ -121,13 +126,15 @@ describe("payment_method.expiring", () => {
     const receiver = await WebhookReceiver.start();
     try {
       const clock = new ControllableClock();
-      const endpoint = await createWebhookEndpoint(t.db, { url: receiver.url });
+      const endpoint = await createWebhookEndpoint(webhookTestContext(t.db, RECEIVER_HOSTS), {
+        url: receiver.url,
+      });
       receiver.secret = endpoint.secret;
       const card = await seedSubscriptionWithCard(t.db, {
         now: clock.now(),
         expiresAt: clock.now().plus({ days: 7 }),
       });
-      const ctx = { db: t.db, clock, logger: silentLogger };
+      const ctx = { ...webhookTestContext(t.db, RECEIVER_HOSTS), clock, logger: silentLogger };
 
       await notifyExpiringPaymentMethods(ctx, { newCardLink });
       await dispatchDueWebhooks(ctx, { limit: 100 });

@@ -1,12 +1,32 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { DateTime } from "luxon";
+import { createTokenVault } from "../../src/crypto/index.js";
 import type { Db } from "../../src/db/index.js";
 import { paymentMethods, subscriptions } from "../../src/db/schema/index.js";
-import { disableWebhookEndpoint, listWebhookEndpoints } from "../../src/webhooks/index.js";
+import {
+  disableWebhookEndpoint,
+  type EndpointContext,
+  listWebhookEndpoints,
+  type ResolveHost,
+} from "../../src/webhooks/index.js";
 import { seedCustomerAndPlan } from "../db/fixtures.js";
 
 export { seedCustomerAndPlan };
+
+/** Every name resolves to a documentation address (TEST-NET-3), which the address policy lets through. */
+export const resolvePublic: ResolveHost = async () => [{ address: "203.0.113.10", family: 4 }];
+
+/** WEBHOOK_ALLOWED_HOSTS for tests that deliver to a WebhookReceiver: loopback is refused by default. */
+export const RECEIVER_HOSTS = ["127.0.0.1"];
+
+/** Seals the endpoints' signing secrets, as the engine's vault does. */
+export const TEST_VAULT = createTokenVault({ currentKeyId: "test", currentKey: randomBytes(32) });
+
+/** What creating endpoints (and, with a clock and logger, delivering) needs, without real DNS. */
+export function webhookTestContext(db: Db, allowedHosts: string[] = []): Required<EndpointContext> {
+  return { db, config: { WEBHOOK_ALLOWED_HOSTS: allowedHosts }, resolve: resolvePublic, vault: TEST_VAULT };
+}
 
 /** Disables every endpoint (failing their pending deliveries), so each test starts with none. */
 export async function disableAllEndpoints(db: Db): Promise<void> {

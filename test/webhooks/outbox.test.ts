@@ -11,7 +11,7 @@ import {
   listWebhookEndpoints,
 } from "../../src/webhooks/index.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { disableAllEndpoints, seedCustomerAndPlan } from "./fixtures.js";
+import { disableAllEndpoints, seedCustomerAndPlan, webhookTestContext } from "./fixtures.js";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -31,9 +31,15 @@ async function counts() {
 describe("the webhook outbox in recordEvent", () => {
   it("creates one pending delivery per enabled endpoint, with the public body, in the same transaction", async () => {
     const { customer } = await seedCustomerAndPlan(t.db);
-    const first = await createWebhookEndpoint(t.db, { url: "https://merchant.example/hooks" });
-    const second = await createWebhookEndpoint(t.db, { url: "http://backup.example/hooks" });
-    const disabled = await createWebhookEndpoint(t.db, { url: "https://old.example/hooks" });
+    const first = await createWebhookEndpoint(webhookTestContext(t.db), {
+      url: "https://merchant.example/hooks",
+    });
+    const second = await createWebhookEndpoint(webhookTestContext(t.db), {
+      url: "http://backup.example/hooks",
+    });
+    const disabled = await createWebhookEndpoint(webhookTestContext(t.db), {
+      url: "https://old.example/hooks",
+    });
     await disableWebhookEndpoint(t.db, disabled.id);
 
     const event = await t.db.transaction((tx) =>
@@ -67,7 +73,7 @@ describe("the webhook outbox in recordEvent", () => {
   });
 
   it("creates none for an internal event type", async () => {
-    await createWebhookEndpoint(t.db, { url: "https://merchant.example/hooks" });
+    await createWebhookEndpoint(webhookTestContext(t.db), { url: "https://merchant.example/hooks" });
 
     for (const type of ["enrollment.completed", "charge.attempt_started", "charge.needs_review"]) {
       expect(isWebhookEventType(type)).toBe(false);
@@ -84,7 +90,7 @@ describe("the webhook outbox in recordEvent", () => {
   });
 
   it("leaves neither event nor delivery when the transaction rolls back", async () => {
-    await createWebhookEndpoint(t.db, { url: "https://merchant.example/hooks" });
+    await createWebhookEndpoint(webhookTestContext(t.db), { url: "https://merchant.example/hooks" });
     const before = await counts();
 
     const failure = t.db
@@ -102,7 +108,9 @@ describe("the webhook outbox in recordEvent", () => {
   });
 
   it("writes event and deliveries atomically when given the pool instead of a transaction", async () => {
-    const endpoint = await createWebhookEndpoint(t.db, { url: "https://merchant.example/hooks" });
+    const endpoint = await createWebhookEndpoint(webhookTestContext(t.db), {
+      url: "https://merchant.example/hooks",
+    });
 
     const event = await recordEvent(t.db, {
       type: EVENT_TYPES.subscriptionPastDue,
@@ -116,8 +124,10 @@ describe("the webhook outbox in recordEvent", () => {
 
 describe("webhook endpoints", () => {
   it("generate a whsec_ secret when none is given, and keep a given one", async () => {
-    const generated = await createWebhookEndpoint(t.db, { url: "https://merchant.example/a" });
-    const given = await createWebhookEndpoint(t.db, {
+    const generated = await createWebhookEndpoint(webhookTestContext(t.db), {
+      url: "https://merchant.example/a",
+    });
+    const given = await createWebhookEndpoint(webhookTestContext(t.db), {
       url: "https://merchant.example/b",
       secret: "whsec_my_own_secret_value",
     });
@@ -128,17 +138,21 @@ describe("webhook endpoints", () => {
   });
 
   it("refuse a URL that is not http(s), and a short secret", async () => {
-    await expect(createWebhookEndpoint(t.db, { url: "ftp://merchant.example/a" })).rejects.toBeInstanceOf(
-      ZodError,
-    );
-    await expect(createWebhookEndpoint(t.db, { url: "not a url" })).rejects.toBeInstanceOf(ZodError);
     await expect(
-      createWebhookEndpoint(t.db, { url: "https://merchant.example/a", secret: "short" }),
+      createWebhookEndpoint(webhookTestContext(t.db), { url: "ftp://merchant.example/a" }),
+    ).rejects.toBeInstanceOf(ZodError);
+    await expect(
+      createWebhookEndpoint(webhookTestContext(t.db), { url: "not a url" }),
+    ).rejects.toBeInstanceOf(ZodError);
+    await expect(
+      createWebhookEndpoint(webhookTestContext(t.db), { url: "https://merchant.example/a", secret: "short" }),
     ).rejects.toBeInstanceOf(ZodError);
   });
 
   it("are listed without their secrets", async () => {
-    const endpoint = await createWebhookEndpoint(t.db, { url: "https://merchant.example/listed" });
+    const endpoint = await createWebhookEndpoint(webhookTestContext(t.db), {
+      url: "https://merchant.example/listed",
+    });
 
     const listed = (await listWebhookEndpoints(t.db)).find((e) => e.id === endpoint.id);
 
@@ -152,7 +166,9 @@ describe("webhook endpoints", () => {
   });
 
   it("when disabled, fail their pending deliveries and receive no new ones", async () => {
-    const endpoint = await createWebhookEndpoint(t.db, { url: "https://merchant.example/hooks" });
+    const endpoint = await createWebhookEndpoint(webhookTestContext(t.db), {
+      url: "https://merchant.example/hooks",
+    });
     const before = await recordEvent(t.db, { type: EVENT_TYPES.chargeFailed, actor: "gateway", occurredAt });
 
     expect(await disableWebhookEndpoint(t.db, endpoint.id)).toBe(true);
@@ -167,8 +183,8 @@ describe("webhook endpoints", () => {
 
 describe("listDeliveries", () => {
   it("filters by event, endpoint and status together", async () => {
-    const a = await createWebhookEndpoint(t.db, { url: "https://a.example/hooks" });
-    const b = await createWebhookEndpoint(t.db, { url: "https://b.example/hooks" });
+    const a = await createWebhookEndpoint(webhookTestContext(t.db), { url: "https://a.example/hooks" });
+    const b = await createWebhookEndpoint(webhookTestContext(t.db), { url: "https://b.example/hooks" });
     const first = await recordEvent(t.db, {
       type: EVENT_TYPES.chargeRetryScheduled,
       actor: "system",
@@ -194,7 +210,9 @@ describe("listDeliveries", () => {
 describe("recordEvents, the many-event form", () => {
   it("pairs each input with its id, and gives webhook-worthy events the same deliveries as recordEvent", async () => {
     const { customer } = await seedCustomerAndPlan(t.db);
-    const endpoint = await createWebhookEndpoint(t.db, { url: "https://merchant.example/many" });
+    const endpoint = await createWebhookEndpoint(webhookTestContext(t.db), {
+      url: "https://merchant.example/many",
+    });
     const later = occurredAt.plus({ minutes: 5 });
 
     const ids = await t.sql.begin((tx) =>

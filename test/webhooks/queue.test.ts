@@ -18,7 +18,7 @@ import {
   webhookJobProcessor,
 } from "../../src/webhooks/index.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { disableAllEndpoints } from "./fixtures.js";
+import { disableAllEndpoints, RECEIVER_HOSTS, webhookTestContext } from "./fixtures.js";
 import { WebhookReceiver } from "./receiver.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -44,7 +44,7 @@ afterAll(() => t?.drop());
 
 /** Real time here: BullMQ's delays are real, and a job compares due times with this clock. */
 const context = (clock: Clock = systemClock): WebhookContext => ({
-  db: t.db,
+  ...webhookTestContext(t.db, RECEIVER_HOSTS),
   clock,
   logger: silentLogger,
   timeoutMs: 2_000,
@@ -52,7 +52,7 @@ const context = (clock: Clock = systemClock): WebhookContext => ({
 });
 
 async function oneDelivery(): Promise<WebhookDelivery> {
-  const endpoint = await createWebhookEndpoint(t.db, { url: receiver.url });
+  const endpoint = await createWebhookEndpoint(context(), { url: receiver.url });
   receiver.secret = endpoint.secret;
   const event = await recordEvent(t.db, {
     type: EVENT_TYPES.chargeSucceeded,

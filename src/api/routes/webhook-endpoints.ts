@@ -25,7 +25,7 @@ export function webhookEndpointRoutes(app: ApiApp, ctx: EngineContext): void {
       },
     },
     async (request, reply) => {
-      const endpoint = await createWebhookEndpoint(ctx.db, { url: request.body.url });
+      const endpoint = await createWebhookEndpoint(ctx, { url: request.body.url });
       return reply.code(201).send({ ...presentWebhookEndpoint(endpoint), secret: endpoint.secret });
     },
   );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SUBSCRIPTION_STATES } from "../../billing/index.js";
+import { SUBSCRIPTION_STATES, storableText } from "../../billing/index.js";
 import type { EventRow, SubscriptionRow } from "../services/subscriptions.js";
 import { iso, pageLimit, pageOf, pageQuery, timestamp } from "./common.js";
 
@@ -76,6 +76,7 @@ export const cancelBody = z
       .trim()
       .min(1, { error: "reason must not be empty" })
       .max(500, { error: "reason must be at most 500 characters" })
+      .check(storableText("reason"))
       .optional(),
   })
   .nullish();

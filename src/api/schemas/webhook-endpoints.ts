@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableText } from "../../billing/index.js";
 import type { WebhookEndpointSummary } from "../../webhooks/index.js";
 import { iso, timestamp } from "./common.js";
 
@@ -18,7 +19,7 @@ export const createdWebhookEndpointSchema = webhookEndpointSchema
   .meta({ id: "CreatedWebhookEndpoint" });
 
 export const createWebhookEndpointBody = z.strictObject({
-  url: z.url({ protocol: /^https?$/, error: "url must be an http(s) URL" }),
+  url: z.url({ protocol: /^https?$/, error: "url must be an http(s) URL" }).check(storableText("url")),
 });
 
 export const disabledWebhookEndpointSchema = z.object({ id: z.uuid(), enabled: z.literal(false) });

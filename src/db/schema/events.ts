@@ -54,7 +54,11 @@ export const webhookEndpoints = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     url: text("url").notNull(),
-    /** HMAC signing secret; it must be readable to sign, so it is not hashed. */
+    /**
+     * HMAC signing secret; it must be readable to sign, so it is sealed rather than hashed:
+     * `v1:<key id>:<nonce>:<tag>:<ciphertext>` (src/webhooks/secrets.ts). Rows from before
+     * sealing hold it in clear until an engine process boots and reseals them.
+     */
     secret: text("secret").notNull(),
     enabled: boolean("enabled").notNull().default(true),
     createdAt: createdAt(),

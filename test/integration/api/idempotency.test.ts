@@ -153,6 +153,36 @@ describe("Idempotency-Key", () => {
     ]);
   });
 
+  it("names an empty key on a POST that takes one as the offending header", async () => {
+    const response = await api.call("POST", "/v1/plans", withKey("", { ...PLAN_BODY, name: "Empty key" }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual([
+      { field: "idempotency-key", location: "header", message: "Idempotency-Key must not be empty" },
+    ]);
+    expect(await plansNamed("Empty key")).toBe(0);
+  });
+
+  it("ignores an empty key where idempotency does not apply: an unknown route, a GET", async () => {
+    const unknown = await api.call("POST", "/v1/nope", withKey("", {}));
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: "route_not_found" });
+    const listed = await api.call("GET", "/v1/plans", withKey(""));
+    expect(listed.statusCode).toBe(200);
+  });
+
+  it("does not use up a key on a route that does not exist", async () => {
+    const key = randomUUID();
+    const unknown = await api.call("POST", "/v1/nope", withKey(key, { ...PLAN_BODY, name: "After 404" }));
+    expect(unknown.statusCode).toBe(404);
+    const stored = await api.h.ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+    expect(stored).toEqual([]);
+
+    const created = await api.call("POST", "/v1/plans", withKey(key, { ...PLAN_BODY, name: "After 404" }));
+    expect(created.statusCode).toBe(201);
+    expect(created.headers["idempotent-replayed"]).toBeUndefined();
+    expect(await plansNamed("After 404")).toBe(1);
+  });
+
   it("does nothing for a POST without a key: each call runs", async () => {
     const body = { ...PLAN_BODY, name: "Keyless" };
     await api.call("POST", "/v1/plans", { body });

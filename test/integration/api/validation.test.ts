@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiHarness, createApiHarness } from "./support.js";
+import { type ApiHarness, createApiHarness, PLAN_BODY } from "./support.js";
 
 /**
  * Every route refuses invalid input as a problem naming the offending field, before doing
@@ -77,5 +77,29 @@ describe("validation on every route", () => {
       expect(response.statusCode, `${operation.method} ${operation.path}`).toBe(404);
       expect(response.json().code).toBe("not_found");
     }
+  });
+});
+
+describe("text PostgreSQL cannot store", () => {
+  const unstorable = "must not contain NUL characters or unpaired UTF-16 surrogates";
+  const cases = [
+    { route: "/v1/plans", field: "name", body: { ...PLAN_BODY, name: "Gold\u0000monthly" } },
+    { route: "/v1/plans", field: "name", body: { ...PLAN_BODY, name: "Gold \ud800 monthly" } },
+    { route: "/v1/plans", field: "product_id", body: { ...PLAN_BODY, product_id: "\udc00prod" } },
+    { route: "/v1/customers", field: "name", body: { email: "nul@example.qa", name: "a\u0000b" } },
+    { route: "/v1/webhook-endpoints", field: "url", body: { url: "https://merchant.example/a\u0000b" } },
+  ];
+
+  it.each(cases)("refuses it in $route $field as a 400 naming the field", async ({ route, field, body }) => {
+    const response = await api.call("POST", route, { body });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(response.json().errors).toEqual([{ field, location: "body", message: `${field} ${unstorable}` }]);
+  });
+
+  it("keeps text with paired surrogates (emoji) as sent", async () => {
+    const response = await api.call("POST", "/v1/plans", { body: { ...PLAN_BODY, name: "Gold \u{1F947}" } });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().name).toBe("Gold \u{1F947}");
   });
 });

@@ -7,6 +7,7 @@ import { createEngine, type Engine } from "../../../src/app/index.js";
 import { ControllableClock } from "../../../src/clock/index.js";
 import { ConfigError, loadConfig } from "../../../src/config/index.js";
 import { isSharedClock } from "../../../src/context/index.js";
+import { openSealedText } from "../../../src/crypto/index.js";
 import { type RunningSimulator, startSimulator } from "../../../src/simulator/index.js";
 import { createTestDatabase, type TestDatabase } from "../../support/db.js";
 import { REDIS_URL } from "../../support/engine.js";
@@ -100,6 +101,19 @@ describe("createEngine", () => {
     try {
       expect(engine.ctx.vault.currentKeyId).toBe("k1");
       expect(isSharedClock(engine.ctx.clock)).toBe(false);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("seals webhook signing secrets left in clear by an earlier version, after migrating", async () => {
+    const clear = "whsec_written_before_sealing_existed";
+    await database.sql`insert into webhook_endpoints (url, secret) values ('https://203.0.113.10/hooks', ${clear})`;
+    const engine = await engineWith();
+    try {
+      const [row] = await database.sql<{ secret: string }[]>`select secret from webhook_endpoints`;
+      expect(row?.secret).toMatch(/^v1:dev:/);
+      expect(openSealedText(engine.ctx.vault, row!.secret)).toBe(clear);
     } finally {
       await engine.close();
     }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runTick } from "../../../src/app/index.js";
 import { webhooks } from "../../../src/runtime/roles.js";
 import { createWebhookEndpoint } from "../../../src/webhooks/index.js";
+import { RECEIVER_HOSTS } from "../../webhooks/fixtures.js";
 import { WebhookReceiver } from "../../webhooks/receiver.js";
 import { type EnrollmentWorld, enrollNew, follow, pay, startEnrollmentWorld } from "../enrollment/support.js";
 
@@ -24,7 +25,9 @@ describe("the scheduler tick", () => {
 
   it("bills the new subscription and delivers its activation webhook", async () => {
     const { h } = world;
-    const endpoint = await createWebhookEndpoint(h.ctx.db, { url: receiver.url });
+    // The receiver is on 127.0.0.1, which webhooks are only sent to when allow-listed.
+    h.ctx.config = { ...h.ctx.config, WEBHOOK_ALLOWED_HOSTS: RECEIVER_HOSTS };
+    const endpoint = await createWebhookEndpoint(h.ctx, { url: receiver.url });
     receiver.secret = endpoint.secret;
     await webhooks(h.ctx);
 

@@ -53,3 +53,21 @@ describe("loadConfig", () => {
     expect((error as ConfigError).message).toMatch(/GATEWAY_API_KEY: expected the merchant API key, a GUID/);
   });
 });
+
+describe("WEBHOOK_ALLOWED_HOSTS", () => {
+  it("is empty by default, so no internal address receives webhooks", () => {
+    expect(loadConfig({}).WEBHOOK_ALLOWED_HOSTS).toEqual([]);
+  });
+
+  it("reads host names, addresses and networks, trimmed and lower-cased", () => {
+    const config = loadConfig({ WEBHOOK_ALLOWED_HOSTS: " LocalHost, 127.0.0.1,::1 ,10.0.0.0/8,fd00::/8," });
+    expect(config.WEBHOOK_ALLOWED_HOSTS).toEqual(["localhost", "127.0.0.1", "::1", "10.0.0.0/8", "fd00::/8"]);
+  });
+
+  it.each(["10.0.0.0/33", "::/129", "host/8", "http://localhost", "a b", "10.0.0.0/8/1"])(
+    "refuses %j, naming the variable",
+    (value) => {
+      expect(() => loadConfig({ WEBHOOK_ALLOWED_HOSTS: value })).toThrow(/WEBHOOK_ALLOWED_HOSTS: /);
+    },
+  );
+});
