@@ -4,6 +4,7 @@ import { silentLogger } from "../logger/index.js";
 import { CheckoutStore } from "./checkout/checkout-session.js";
 import { EventLog } from "./events/event-log.js";
 import { WebhookDispatcher } from "./events/webhooks.js";
+import { DelayedApplications } from "./faults/delayed-applications.js";
 import { FaultRegistry } from "./faults/fault-registry.js";
 import type { MerchantSettings } from "./merchants/merchant.js";
 import { MerchantStore } from "./merchants/merchant-store.js";
@@ -40,11 +41,15 @@ export class SimulatorCore {
   readonly events = new EventLog();
   readonly webhooks: WebhookDispatcher;
   readonly faults: FaultRegistry;
+  /** Requests held back by delayed_apply faults until their due time. */
+  readonly delayed = new DelayedApplications();
   readonly invoices = new InvoiceStore();
   readonly catalogue: ProductCatalogue;
   /** Aborted when the simulator closes, to cut short fault latencies. */
   readonly closing = new AbortController();
   publicUrl: string;
+  /** Set while a held request runs, so what it records is dated at its due time. */
+  private appliedAt: number | undefined;
 
   constructor(options: SimulatorOptions = {}) {
     this.clock = options.clock ?? new ControllableClock();
@@ -60,7 +65,18 @@ export class SimulatorCore {
   }
 
   now(): number {
-    return this.clock.now().toMillis();
+    return this.appliedAt ?? this.clock.now().toMillis();
+  }
+
+  /** Runs `work` as if the clock read `ms`: a held request is applied at its due time, not when noticed. */
+  at<T>(ms: number, work: () => T): T {
+    const outer = this.appliedAt;
+    this.appliedAt = ms;
+    try {
+      return work();
+    } finally {
+      this.appliedAt = outer;
+    }
   }
 
   /** Clears all state; the default merchant comes back with the same key. The clock is left alone. */
@@ -72,12 +88,14 @@ export class SimulatorCore {
     this.bearers.clear();
     this.events.clear();
     this.faults.clear();
+    this.delayed.replace([]);
     this.invoices.clear();
     this.catalogue.clear();
   }
 
   close(): void {
     this.closing.abort();
+    this.delayed.disarm();
     this.webhooks.close();
   }
 }

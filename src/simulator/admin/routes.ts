@@ -5,6 +5,7 @@ import { SIMULATED_CARDS } from "../cards/simulated-cards.js";
 import type { SimulatorCore } from "../core.js";
 import { faultSchema } from "../faults/fault-registry.js";
 import { send } from "../faults/run-operation.js";
+import { applyDueLegacy } from "../legacy/delayed.js";
 import { describeZodError } from "../support/zod-error.js";
 import { addProduct } from "../v1/products.js";
 import { isLedgerSection, ledger } from "./ledger.js";
@@ -38,6 +39,8 @@ export function registerAdminRoutes(app: FastifyInstance, core: SimulatorCore): 
     } catch (error) {
       return reply.code(400).send({ error: (error as Error).message });
     }
+    // Moving the clock can make held requests due, and re-arms the timer for the others.
+    applyDueLegacy(core);
     return { now: core.clock.now().toISO() };
   });
 
