@@ -6,6 +6,7 @@ import { SimulatorCore, type SimulatorOptions } from "./core.js";
 import { LegacyCode } from "./legacy/codes.js";
 import { applyDueLegacy } from "./legacy/delayed.js";
 import { registerLegacyRoutes } from "./legacy/routes.js";
+import { keepStateIn } from "./state/keep-state.js";
 import { v1Error } from "./v1/errors.js";
 import { registerV1Routes } from "./v1/routes.js";
 
@@ -56,5 +57,6 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   registerCheckoutRoutes(app, core);
   registerAdminRoutes(app, core);
   app.addHook("onClose", async () => core.close());
+  if (options.stateFile !== undefined) keepStateIn(app, core, options.stateFile, options.defaultApiKey);
   return { app, core };
 }

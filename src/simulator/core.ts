@@ -26,6 +26,19 @@ export interface SimulatorOptions {
   logger?: Logger;
   /** The address clients reach the simulator at, used in checkout URLs; the listening URL when absent. */
   publicUrl?: string;
+  /**
+   * A JSON file keeping the state across restarts: loaded at start when it exists, written after
+   * changes and on close. In memory only when absent.
+   */
+  stateFile?: string;
+}
+
+/** Where the state is saved, when a state file keeps it (see state/keep-state.ts). */
+export interface StatePersistence {
+  /** Something may have changed; a save follows shortly. */
+  changed(): void;
+  /** Saves now. */
+  flush(): Promise<void>;
 }
 
 /** All the simulator's state and services, shared by the route modules. */
@@ -48,6 +61,8 @@ export class SimulatorCore {
   /** Aborted when the simulator closes, to cut short fault latencies. */
   readonly closing = new AbortController();
   publicUrl: string;
+  /** Set by a state file (state/keep-state.ts); everything lives in memory without one. */
+  persistence: StatePersistence | undefined;
   /** Set while a held request runs, so what it records is dated at its due time. */
   private appliedAt: number | undefined;
 
@@ -77,6 +92,10 @@ export class SimulatorCore {
     } finally {
       this.appliedAt = outer;
     }
+  }
+
+  changed(): void {
+    this.persistence?.changed();
   }
 
   /** Clears all state; the default merchant comes back with the same key. The clock is left alone. */

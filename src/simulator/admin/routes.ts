@@ -22,8 +22,10 @@ export function registerAdminRoutes(app: FastifyInstance, core: SimulatorCore): 
   registerMerchantRoutes(app, core);
   registerTokenMintRoute(app, core);
 
-  app.post("/_sim/reset", () => {
+  app.post("/_sim/reset", async () => {
     core.reset();
+    // Forgetting on purpose forgets in the state file too, before the reply says it is done.
+    await core.persistence?.flush();
     return { reset: true, default_api_key: core.merchants.defaultApiKey };
   });
 

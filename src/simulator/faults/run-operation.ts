@@ -41,16 +41,18 @@ export async function runOperation(
     }
     case "apply_then_drop":
       handle();
-      return drop(request, reply);
+      return drop(request, reply, core);
     case "delayed_apply":
       // The fault schema admits delayed_apply only for operations that pass `hold`.
       if (!hold) throw new Error(`${operation} cannot be delayed`);
       hold(request.body, fault.delay_ms);
-      return drop(request, reply);
+      return drop(request, reply, core);
   }
 }
 
-function drop(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function drop(request: FastifyRequest, reply: FastifyReply, core: SimulatorCore): FastifyReply {
+  // A hijacked reply skips the remaining hooks, the onResponse one that tells a state file to save among them.
+  core.changed();
   reply.hijack();
   request.raw.socket.destroy();
   return reply;

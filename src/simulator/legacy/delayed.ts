@@ -35,6 +35,7 @@ export function applyDueLegacy(core: SimulatorCore): number {
     }
   }
   armDelayed(core);
+  if (due.length > 0) core.changed();
   return due.length;
 }
 
