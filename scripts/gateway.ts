@@ -9,12 +9,13 @@
  *   GATEWAY_SIM_SEED        seed of ids, tokens and fault rolls (default random)
  *   GATEWAY_SIM_CLOCK       "running" (default: follows real time and can still be moved through
  *                           /_sim/clock) or "frozen" (stands still until moved)
+ *   GATEWAY_SIM_STATE_FILE  a JSON file keeping the state across restarts (default: memory only)
  *   LOG_LEVEL               pino level (default info)
  */
 import { z } from "zod";
 import { ControllableClock } from "../src/clock/index.js";
 import { createLogger } from "../src/logger/index.js";
-import { startSimulator } from "../src/simulator/index.js";
+import { StateFileError, startSimulator } from "../src/simulator/index.js";
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,6 +31,7 @@ const envSchema = z.object({
     .max(2 ** 32 - 1)
     .optional(),
   GATEWAY_SIM_CLOCK: z.enum(["running", "frozen"]).default("running"),
+  GATEWAY_SIM_STATE_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -53,6 +55,12 @@ const simulator = await startSimulator({
   seed,
   logger,
   clock: new ControllableClock(undefined, { running: env.GATEWAY_SIM_CLOCK === "running" }),
+  stateFile: env.GATEWAY_SIM_STATE_FILE,
+}).catch((error: unknown) => {
+  // A bad state file is the operator's to fix: say which and why, without a stack trace.
+  if (!(error instanceof StateFileError)) throw error;
+  process.stderr.write(`GATEWAY_SIM_STATE_FILE: ${error.message}\n`);
+  process.exit(1);
 });
 
 // Written to stdout directly: the logger would redact the key, and scripts read these two lines.

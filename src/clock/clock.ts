@@ -53,7 +53,8 @@ export interface ControllableClockOptions {
 export class ControllableClock implements Clock {
   private current: DateTime;
   private setAtWallMs: number;
-  private readonly running: boolean;
+  /** Whether it moves with real time between moves; a frozen clock only moves when told to. */
+  readonly running: boolean;
 
   constructor(start: DateTime | Date | string = DateTime.utc(), options: ControllableClockOptions = {}) {
     this.current = toInstant(start);

@@ -4,7 +4,9 @@ import { registerAdminRoutes } from "./admin/routes.js";
 import { registerCheckoutRoutes } from "./checkout/routes.js";
 import { SimulatorCore, type SimulatorOptions } from "./core.js";
 import { LegacyCode } from "./legacy/codes.js";
+import { applyDueLegacy } from "./legacy/delayed.js";
 import { registerLegacyRoutes } from "./legacy/routes.js";
+import { keepStateIn } from "./state/keep-state.js";
 import { v1Error } from "./v1/errors.js";
 import { registerV1Routes } from "./v1/routes.js";
 
@@ -45,10 +47,16 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     return reply.code(404).send({ error: `no route ${request.method} ${request.url}` });
   });
 
+  // Held requests now due are applied before any request is handled, so every read sees them.
+  app.addHook("onRequest", (_request, _reply, done) => {
+    applyDueLegacy(core);
+    done();
+  });
   registerLegacyRoutes(app, core);
   registerV1Routes(app, core);
   registerCheckoutRoutes(app, core);
   registerAdminRoutes(app, core);
   app.addHook("onClose", async () => core.close());
+  if (options.stateFile !== undefined) keepStateIn(app, core, options.stateFile, options.defaultApiKey);
   return { app, core };
 }

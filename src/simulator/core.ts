@@ -4,6 +4,7 @@ import { silentLogger } from "../logger/index.js";
 import { CheckoutStore } from "./checkout/checkout-session.js";
 import { EventLog } from "./events/event-log.js";
 import { WebhookDispatcher } from "./events/webhooks.js";
+import { DelayedApplications } from "./faults/delayed-applications.js";
 import { FaultRegistry } from "./faults/fault-registry.js";
 import type { MerchantSettings } from "./merchants/merchant.js";
 import { MerchantStore } from "./merchants/merchant-store.js";
@@ -25,6 +26,19 @@ export interface SimulatorOptions {
   logger?: Logger;
   /** The address clients reach the simulator at, used in checkout URLs; the listening URL when absent. */
   publicUrl?: string;
+  /**
+   * A JSON file keeping the state across restarts: loaded at start when it exists, written after
+   * changes and on close. In memory only when absent.
+   */
+  stateFile?: string;
+}
+
+/** Where the state is saved, when a state file keeps it (see state/keep-state.ts). */
+export interface StatePersistence {
+  /** Something may have changed; a save follows shortly. */
+  changed(): void;
+  /** Saves now. */
+  flush(): Promise<void>;
 }
 
 /** All the simulator's state and services, shared by the route modules. */
@@ -40,11 +54,17 @@ export class SimulatorCore {
   readonly events = new EventLog();
   readonly webhooks: WebhookDispatcher;
   readonly faults: FaultRegistry;
+  /** Requests held back by delayed_apply faults until their due time. */
+  readonly delayed = new DelayedApplications();
   readonly invoices = new InvoiceStore();
   readonly catalogue: ProductCatalogue;
   /** Aborted when the simulator closes, to cut short fault latencies. */
   readonly closing = new AbortController();
   publicUrl: string;
+  /** Set by a state file (state/keep-state.ts); everything lives in memory without one. */
+  persistence: StatePersistence | undefined;
+  /** Set while a held request runs, so what it records is dated at its due time. */
+  private appliedAt: number | undefined;
 
   constructor(options: SimulatorOptions = {}) {
     this.clock = options.clock ?? new ControllableClock();
@@ -60,7 +80,22 @@ export class SimulatorCore {
   }
 
   now(): number {
-    return this.clock.now().toMillis();
+    return this.appliedAt ?? this.clock.now().toMillis();
+  }
+
+  /** Runs `work` as if the clock read `ms`: a held request is applied at its due time, not when noticed. */
+  at<T>(ms: number, work: () => T): T {
+    const outer = this.appliedAt;
+    this.appliedAt = ms;
+    try {
+      return work();
+    } finally {
+      this.appliedAt = outer;
+    }
+  }
+
+  changed(): void {
+    this.persistence?.changed();
   }
 
   /** Clears all state; the default merchant comes back with the same key. The clock is left alone. */
@@ -72,12 +107,14 @@ export class SimulatorCore {
     this.bearers.clear();
     this.events.clear();
     this.faults.clear();
+    this.delayed.replace([]);
     this.invoices.clear();
     this.catalogue.clear();
   }
 
   close(): void {
     this.closing.abort();
+    this.delayed.disarm();
     this.webhooks.close();
   }
 }

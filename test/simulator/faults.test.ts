@@ -23,6 +23,7 @@ describe("/_sim/faults", () => {
       probability: 1,
       latency_ms: 1000,
       status: 503,
+      delay_ms: 1000,
       hits: 0,
     });
     expect((await sim.get<{ faults: unknown[] }>("/_sim/faults")).body.faults).toHaveLength(1);

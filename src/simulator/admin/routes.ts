@@ -5,6 +5,7 @@ import { SIMULATED_CARDS } from "../cards/simulated-cards.js";
 import type { SimulatorCore } from "../core.js";
 import { faultSchema } from "../faults/fault-registry.js";
 import { send } from "../faults/run-operation.js";
+import { applyDueLegacy } from "../legacy/delayed.js";
 import { describeZodError } from "../support/zod-error.js";
 import { addProduct } from "../v1/products.js";
 import { isLedgerSection, ledger } from "./ledger.js";
@@ -21,8 +22,10 @@ export function registerAdminRoutes(app: FastifyInstance, core: SimulatorCore): 
   registerMerchantRoutes(app, core);
   registerTokenMintRoute(app, core);
 
-  app.post("/_sim/reset", () => {
+  app.post("/_sim/reset", async () => {
     core.reset();
+    // Forgetting on purpose forgets in the state file too, before the reply says it is done.
+    await core.persistence?.flush();
     return { reset: true, default_api_key: core.merchants.defaultApiKey };
   });
 
@@ -38,6 +41,8 @@ export function registerAdminRoutes(app: FastifyInstance, core: SimulatorCore): 
     } catch (error) {
       return reply.code(400).send({ error: (error as Error).message });
     }
+    // Moving the clock can make held requests due, and re-arms the timer for the others.
+    applyDueLegacy(core);
     return { now: core.clock.now().toISO() };
   });
 

@@ -16,9 +16,30 @@ export const FAULT_OPERATIONS = [
 ] as const;
 export type FaultOperation = (typeof FAULT_OPERATIONS)[number];
 
-export const FAULT_KINDS = ["latency", "error5xx", "hang", "malformed", "apply_then_drop"] as const;
+export const FAULT_KINDS = [
+  "latency",
+  "error5xx",
+  "hang",
+  "malformed",
+  "apply_then_drop",
+  "delayed_apply",
+] as const;
 
-export const faultSchema = z.object({
+/**
+ * The operations a delayed_apply fault can hold back: the legacy writes, whose whole input is the
+ * request body, so a held request can be kept (and saved in a state file) and run later.
+ */
+export const DELAYABLE_OPERATIONS = ["AddTransaction", "Refund", "GetnewPayment", "StopRecurring"] as const;
+export type DelayableOperation = (typeof DELAYABLE_OPERATIONS)[number];
+
+export function isDelayable(operation: FaultOperation): operation is DelayableOperation {
+  return (DELAYABLE_OPERATIONS as readonly string[]).includes(operation);
+}
+
+/** Thirty days on the simulator clock, long enough to hold a request across any billing cycle. */
+const MAX_APPLY_DELAY_MS = 30 * 24 * 3_600_000;
+
+const faultFields = z.object({
   operation: z.enum(FAULT_OPERATIONS),
   kind: z.enum(FAULT_KINDS),
   /** How many requests it hits before it is used up; unlimited when absent. */
@@ -28,7 +49,17 @@ export const faultSchema = z.object({
   latency_ms: z.number().int().min(0).max(600_000).default(1_000),
   /** The status of error5xx replies. */
   status: z.number().int().min(500).max(599).default(503),
+  /** How long a delayed_apply fault holds the request, in simulator-clock milliseconds. */
+  delay_ms: z.number().int().min(0).max(MAX_APPLY_DELAY_MS).default(1_000),
 });
+
+export const faultSchema = faultFields.refine(
+  (spec) => spec.kind !== "delayed_apply" || isDelayable(spec.operation),
+  {
+    path: ["operation"],
+    message: `delayed_apply applies only to ${DELAYABLE_OPERATIONS.join(", ")}`,
+  },
+);
 
 export type FaultSpec = z.output<typeof faultSchema>;
 

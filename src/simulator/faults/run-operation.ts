@@ -10,7 +10,8 @@ import type { FaultOperation } from "./fault-registry.js";
  * latency waits (real time), then applies and answers; error5xx answers 5xx without applying;
  * hang neither applies nor answers (the socket is destroyed when the simulator closes);
  * malformed applies and answers the first half of the JSON body; apply_then_drop applies and
- * destroys the socket without answering.
+ * destroys the socket without answering; delayed_apply hands the request body to `hold`, which
+ * applies it later on the simulator clock, and destroys the socket without answering.
  */
 export async function runOperation(
   core: SimulatorCore,
@@ -18,6 +19,7 @@ export async function runOperation(
   request: FastifyRequest,
   reply: FastifyReply,
   handle: () => SimReply,
+  hold?: (body: unknown, delayMs: number) => void,
 ): Promise<FastifyReply> {
   const fault = core.faults.take(operation);
   if (!fault) return send(reply, handle());
@@ -39,10 +41,21 @@ export async function runOperation(
     }
     case "apply_then_drop":
       handle();
-      reply.hijack();
-      request.raw.socket.destroy();
-      return reply;
+      return drop(request, reply, core);
+    case "delayed_apply":
+      // The fault schema admits delayed_apply only for operations that pass `hold`.
+      if (!hold) throw new Error(`${operation} cannot be delayed`);
+      hold(request.body, fault.delay_ms);
+      return drop(request, reply, core);
   }
+}
+
+function drop(request: FastifyRequest, reply: FastifyReply, core: SimulatorCore): FastifyReply {
+  // A hijacked reply skips the remaining hooks, the onResponse one that tells a state file to save among them.
+  core.changed();
+  reply.hijack();
+  request.raw.socket.destroy();
+  return reply;
 }
 
 export function send(reply: FastifyReply, result: SimReply): FastifyReply {

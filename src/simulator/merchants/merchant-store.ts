@@ -3,13 +3,19 @@ import { DEFAULT_MERCHANT_SETTINGS, GUID, type MerchantAccount, type MerchantSet
 
 export class DuplicateApiKeyError extends Error {}
 
+export interface MerchantState {
+  defaultApiKey: string;
+  nextId: number;
+  merchants: MerchantAccount[];
+}
+
 /** Merchant accounts by API key (GUIDs compare case-insensitively) and by id. */
 export class MerchantStore {
   private readonly byKey = new Map<string, MerchantAccount>();
   private readonly byId = new Map<number, MerchantAccount>();
   private nextId = 1;
   private readonly defaultSettings: MerchantSettings;
-  readonly defaultApiKey: string;
+  private defaultKey: string;
 
   constructor(
     private readonly ids: IdFactory,
@@ -21,9 +27,32 @@ export class MerchantStore {
         `the default merchant's API key must be a GUID, got ${JSON.stringify(defaultApiKey)}`,
       );
     }
-    this.defaultApiKey = (defaultApiKey ?? ids.guid()).toLowerCase();
+    this.defaultKey = (defaultApiKey ?? ids.guid()).toLowerCase();
     this.defaultSettings = { ...DEFAULT_MERCHANT_SETTINGS, ...defaultSettings };
     this.reset();
+  }
+
+  get defaultApiKey(): string {
+    return this.defaultKey;
+  }
+
+  snapshot(): MerchantState {
+    return { defaultApiKey: this.defaultKey, nextId: this.nextId, merchants: this.all() };
+  }
+
+  /** Takes over saved merchants, the default one included (a reset recreates it with this process's settings). */
+  restore(state: MerchantState): void {
+    this.byKey.clear();
+    this.byId.clear();
+    for (const merchant of state.merchants) {
+      this.byKey.set(merchant.apiKey.toLowerCase(), merchant);
+      this.byId.set(merchant.id, merchant);
+    }
+    if (!this.byKey.has(state.defaultApiKey.toLowerCase())) {
+      throw new RangeError(`the default merchant ${state.defaultApiKey} is not among the merchants`);
+    }
+    this.defaultKey = state.defaultApiKey.toLowerCase();
+    this.nextId = state.nextId;
   }
 
   /** Forgets every merchant and recreates the default one with the same key and its starting settings. */

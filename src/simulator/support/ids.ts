@@ -1,4 +1,9 @@
-import type { SeededRandom } from "./random.js";
+import { SeededRandom } from "./random.js";
+
+export interface IdState {
+  random: number;
+  transactionIds: string[];
+}
 
 /** Prefix bytes whose base64 is "+/+/", so every card token carries `+` and `/` as well as `=` and `|`. */
 const TOKEN_MARK = Buffer.from([0xfb, 0xff, 0xbf]);
@@ -8,9 +13,19 @@ const TOKEN_MARK = Buffer.from([0xfb, 0xff, 0xbf]);
  * simulator, even across /_sim/reset, so an engine database that outlives a reset cannot collide.
  */
 export class IdFactory {
-  private readonly transactionIds = new Set<string>();
+  private transactionIds = new Set<string>();
 
-  constructor(private readonly random: SeededRandom) {}
+  constructor(private random: SeededRandom) {}
+
+  /** What a restarted simulator needs to go on without repeating an id: the stream and the ids issued. */
+  snapshot(): IdState {
+    return { random: this.random.position, transactionIds: [...this.transactionIds] };
+  }
+
+  restore(state: IdState): void {
+    this.random = new SeededRandom(state.random);
+    this.transactionIds = new Set(state.transactionIds);
+  }
 
   /** A 12-digit bank transaction id, shared by payments and refunds. */
   transactionId(): string {

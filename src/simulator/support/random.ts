@@ -9,6 +9,11 @@ export class SeededRandom {
     this.state = seed >>> 0;
   }
 
+  /** Where the stream stands; a generator built on it continues the same stream (a state file keeps it). */
+  get position(): number {
+    return this.state >>> 0;
+  }
+
   uint32(): number {
     this.state = (this.state + 0x6d2b79f5) | 0;
     let t = this.state;

@@ -1,7 +1,8 @@
 /** Bearer values issued by the Authorize operation; they expire on the simulator clock. */
 export const BEARER_LIFETIME_SECONDS = 3600;
 
-interface Bearer {
+export interface Bearer {
+  value: string;
   merchantId: number;
   expiresAt: number;
 }
@@ -12,7 +13,15 @@ export class BearerStore {
   private readonly bearers = new Map<string, Bearer>();
 
   issue(value: string, merchantId: number, now: number): void {
-    this.bearers.set(value, { merchantId, expiresAt: now + BEARER_LIFETIME_SECONDS * 1000 });
+    this.restore({ value, merchantId, expiresAt: now + BEARER_LIFETIME_SECONDS * 1000 });
+  }
+
+  restore(bearer: Bearer): void {
+    this.bearers.set(bearer.value, bearer);
+  }
+
+  all(): Bearer[] {
+    return [...this.bearers.values()];
   }
 
   check(value: string, now: number): BearerCheck {

@@ -10,6 +10,11 @@ import type { Product, ProductDraft } from "./product.js";
  * merchant-local ids keep a merchant's sample ids the same whichever merchant is read first.
  */
 
+export interface CatalogueState {
+  seed: number;
+  catalogues: { merchantId: number; products: Product[] }[];
+}
+
 /** Product URLs (image, link, qr_code) hang off this address; nothing serves them. */
 export const PRODUCT_BASE_URL = "http://127.0.0.1/products";
 
@@ -17,10 +22,22 @@ export class ProductCatalogue {
   private readonly byMerchant = new Map<number, Product[]>();
 
   /** `seed` varies the sample prices, dates and limits; the same seed gives the same catalogue. */
-  constructor(private readonly seed = 1) {}
+  constructor(private seed = 1) {}
 
   clear(): void {
     this.byMerchant.clear();
+  }
+
+  /** The seed and the catalogues filled so far; the others fill from the seed when first read. */
+  snapshot(): CatalogueState {
+    const catalogues = [...this.byMerchant].map(([merchantId, products]) => ({ merchantId, products }));
+    return { seed: this.seed, catalogues };
+  }
+
+  restore(state: CatalogueState): void {
+    this.seed = state.seed;
+    this.byMerchant.clear();
+    for (const { merchantId, products } of state.catalogues) this.byMerchant.set(merchantId, [...products]);
   }
 
   /** The merchant's products in id order. */

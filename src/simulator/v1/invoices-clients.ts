@@ -38,6 +38,23 @@ export class ClientBook {
     this.byEmail.clear();
   }
 
+  snapshot(): { nextId: number; clients: StoredClient[] } {
+    return { nextId: this.nextId, clients: [...this.byId.values()] };
+  }
+
+  restore(state: { nextId: number; clients: readonly StoredClient[] }): void {
+    this.clear();
+    for (const client of state.clients) {
+      this.byId.set(client.id, client);
+      this.byEmail.set(emailKey(client.merchantId, client.email), client);
+    }
+    this.nextId = state.nextId;
+  }
+
+  find(id: number): StoredClient | undefined {
+    return this.byId.get(id);
+  }
+
   /** Fails before changing anything, so a refused invoice leaves the book as it was. */
   upsert(merchantId: number, details: ClientDetails): StoredClient {
     const sameEmail = this.byEmail.get(emailKey(merchantId, details.email));

@@ -1,5 +1,5 @@
 import type { Invoice, InvoiceItem, InvoicePayment } from "./invoice.js";
-import { ClientBook, type ClientDetails } from "./invoices-clients.js";
+import { ClientBook, type ClientDetails, type StoredClient } from "./invoices-clients.js";
 import { fieldError, wireDateTime } from "./invoices-validation.js";
 import { type InvoiceView, invoiceView } from "./invoices-view.js";
 
@@ -16,6 +16,18 @@ export interface InvoiceDraft
 }
 
 export type LedgerEntry = InvoiceView & { merchant_id: number; created_at: string };
+
+/** An invoice as saved: its client by id, as invoices share the client book's objects. */
+export type SavedInvoice = Omit<Invoice, "client"> & { readonly clientId: number | null };
+
+export interface InvoiceState {
+  invoices: SavedInvoice[];
+  clients: { nextId: number; clients: StoredClient[] };
+  numbering: { merchantId: number; next: number }[];
+  nextInvoiceId: number;
+  nextItemId: number;
+  nextPaymentId: number;
+}
 
 /** Per-merchant numbering: the numbers in use and where generated numbers continue from. */
 interface Numbering {
@@ -39,6 +51,32 @@ export class InvoiceStore {
     this.nextInvoiceId = 1;
     this.nextItemId = 1;
     this.nextPaymentId = 1;
+  }
+
+  snapshot(): InvoiceState {
+    return {
+      invoices: this.invoices.map(({ client, ...invoice }) => ({ ...invoice, clientId: client?.id ?? null })),
+      clients: this.clients.snapshot(),
+      numbering: [...this.numbering].map(([merchantId, { next }]) => ({ merchantId, next })),
+      nextInvoiceId: this.nextInvoiceId,
+      nextItemId: this.nextItemId,
+      nextPaymentId: this.nextPaymentId,
+    };
+  }
+
+  restore(state: InvoiceState): void {
+    this.clear();
+    this.clients.restore(state.clients);
+    for (const { clientId, ...saved } of state.invoices) {
+      const client = clientId === null ? null : this.clients.find(clientId);
+      if (client === undefined) throw new RangeError(`invoice ${saved.id} names unknown client ${clientId}`);
+      this.invoices.push({ ...saved, client });
+      this.numberingOf(saved.merchantId).used.add(saved.number);
+    }
+    for (const { merchantId, next } of state.numbering) this.numberingOf(merchantId).next = next;
+    this.nextInvoiceId = state.nextInvoiceId;
+    this.nextItemId = state.nextItemId;
+    this.nextPaymentId = state.nextPaymentId;
   }
 
   /** The ledger: every invoice as its response body, plus who issued it and when. */

@@ -1,0 +1,58 @@
+import { readFileSync } from "node:fs";
+import { open, rename, rm } from "node:fs/promises";
+import { describeZodError } from "../support/zod-error.js";
+import { type SimulatorState, stateSchema } from "./state-schema.js";
+
+/** A state file that cannot be used; the message names the file and what is wrong with it. */
+export class StateFileError extends Error {}
+
+/** Reads and checks the state file; undefined when it does not exist yet (the first start). */
+export function readStateFile(path: string): SimulatorState | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new StateFileError(`cannot read the simulator state file ${path}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new StateFileError(
+      `the simulator state file ${path} is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+  const parsed = stateSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new StateFileError(
+      `the simulator state file ${path} is not a simulator state: ${describeZodError(parsed.error)}`,
+    );
+  }
+  return parsed.data;
+}
+
+export function encodeState(state: SimulatorState): string {
+  return JSON.stringify(stateSchema.encode(state));
+}
+
+/**
+ * Replaces the file atomically: the text goes to a temporary file beside it, reaches the disk, and
+ * is renamed over the old one, so a crash mid-write leaves the previous state, never half of one.
+ */
+export async function writeStateFile(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  const handle = await open(temporary, "w");
+  try {
+    await handle.writeFile(text, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
