@@ -34,6 +34,8 @@ export interface EngineOptions {
    * so that an in-process simulator's clock moves with the engine's.
    */
   onClockChange?: (now: DateTime) => void;
+  /** The process's name, as the database sees it (application_name). */
+  applicationName?: string;
 }
 
 export interface Engine {
@@ -139,7 +141,10 @@ export async function createEngine(config: Config, options: EngineOptions = {}):
 
   const vault = await tokenVault(config, logger);
   await migrateDatabase(databaseUrl, { logger });
-  const database: DbClient = createDb(databaseUrl, { logger });
+  const database: DbClient = createDb(databaseUrl, {
+    logger,
+    ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName }),
+  });
   try {
     const clock =
       options.clock ??
