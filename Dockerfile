@@ -2,6 +2,8 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The postinstall step repairs the postgres.js driver (see the script's header).
+COPY scripts/patch-dependencies.mjs scripts/
 # tsx (a dev dependency) runs the TypeScript entry points, so dev dependencies are installed too.
 RUN npm ci --no-fund --no-audit --include=dev
 ENV NODE_ENV=production

@@ -2,6 +2,7 @@ import { createEngine, type Engine } from "../src/app/index.js";
 import { ConfigError, loadConfig } from "../src/config/index.js";
 import { createLogger } from "../src/logger/index.js";
 import { gracefulShutdown } from "../src/queue/index.js";
+import { exitOnFatalErrors, watchConnections, workerProbes } from "../src/runtime/index.js";
 import type { Role } from "../src/runtime/roles.js";
 
 /**
@@ -13,11 +14,11 @@ import type { Role } from "../src/runtime/roles.js";
  *   vault, shared billing clock); a role that fails to start stops the process;
  * - SIGTERM/SIGINT closes the engine: its queue system stops taking jobs and waits for the ones in
  *   hand, then the database closes. Past SHUTDOWN_TIMEOUT_MS the process exits 1 and BullMQ hands
- *   the unfinished jobs to another worker when their locks lapse (every job is idempotent).
+ *   the unfinished jobs to another worker when their locks lapse (every job is idempotent);
+ * - the process heals by being replaced: a database or Redis unreachable for longer than
+ *   WORKER_CONNECTION_GRACE_MS, an uncaught exception or an unhandled rejection closes it the same
+ *   way and exits 1, for its supervisor to start a fresh one (src/runtime/README.md).
  */
-
-/** Starts one kind of worker on the engine's queues; the queue system closes what it creates. */
-
 export async function runWorkers(name: string, roles: readonly Role[]): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -30,13 +31,26 @@ export async function runWorkers(name: string, roles: readonly Role[]): Promise<
   const logger = createLogger({ level: config.LOG_LEVEL, name });
   let engine: Engine | undefined;
   try {
-    engine = await createEngine(config, { logger });
+    engine = await createEngine(config, { logger, applicationName: name });
     for (const role of roles) await role(engine.ctx);
   } catch (err) {
     logger.fatal({ err }, "could not start");
     await engine?.close().catch((closeErr: unknown) => logger.error({ err: closeErr }, "close failed"));
     process.exit(1);
   }
-  gracefulShutdown([engine], { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+  const started = engine;
+  const watch = watchConnections(workerProbes(started.ctx), {
+    graceMs: config.WORKER_CONNECTION_GRACE_MS,
+    logger,
+    onDead: (connection, downForMs) => {
+      logger.fatal({ connection, downForMs }, "connection down past WORKER_CONNECTION_GRACE_MS; stopping");
+      void shutdown.shutdown("connection lost", { failed: true });
+    },
+  });
+  const shutdown = gracefulShutdown([() => watch.stop(), started], {
+    logger,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+  });
+  exitOnFatalErrors(shutdown, logger);
   logger.info({ roles: roles.length }, "worker process running");
 }

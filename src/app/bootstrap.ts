@@ -37,6 +37,8 @@ export interface EngineOptions {
    * so that an in-process simulator's clock moves with the engine's.
    */
   onClockChange?: (now: DateTime) => void;
+  /** The process's name, as the database sees it (application_name). */
+  applicationName?: string;
 }
 
 export interface Engine {
@@ -142,7 +144,10 @@ export async function createEngine(config: Config, options: EngineOptions = {}):
 
   const vault = await tokenVault(config, logger);
   await migrateDatabase(databaseUrl, { logger });
-  const database: DbClient = createDb(databaseUrl, { logger });
+  const database: DbClient = createDb(databaseUrl, {
+    logger,
+    ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName }),
+  });
   try {
     await resealWebhookSecrets({ db: database.db, vault, logger });
     const clock =

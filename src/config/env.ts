@@ -114,6 +114,9 @@ export const envSchema = z.object({
   QUEUE_BACKOFF_MS: int(10, 3_600_000).default(5_000),
   QUEUE_BACKOFF_JITTER: z.coerce.number().min(0).max(1).default(0.5),
   SHUTDOWN_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
+  // Self-healing (src/runtime/README.md): a worker process whose database or Redis stays unreachable
+  // for longer than this exits 1 so its supervisor restarts it; shorter drops are waited out.
+  WORKER_CONNECTION_GRACE_MS: int(1_000, 3_600_000).default(60_000),
   EMBEDDED_POSTGRES_DIR: z.string().min(1).default(".data/postgres"),
   EMBEDDED_POSTGRES_PORT: int(1, 65_535).optional(),
   // Bootstrap (src/app): where BILLING_CLOCK=controllable starts when the database holds no clock

@@ -31,13 +31,16 @@ export interface CreateDbOptions {
   /** Pool size; default 10. */
   max?: number;
   logger?: Logger;
+  /** application_name of every connection, so pg_stat_activity tells the processes apart. */
+  applicationName?: string;
 }
 
 /** Opens a pool to Postgres; nothing connects until the first query. */
-export function createDb(url: string, { max = 10, logger }: CreateDbOptions = {}): DbClient {
+export function createDb(url: string, { max = 10, logger, applicationName }: CreateDbOptions = {}): DbClient {
   const sql = postgres(url, {
     database: databaseName(url),
     max,
+    ...(applicationName === undefined ? {} : { connection: { application_name: applicationName } }),
     onnotice: (notice) => logger?.debug({ notice: notice.message }, "postgres notice"),
   });
   const db = drizzle({ client: sql, schema });

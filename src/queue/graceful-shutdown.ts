@@ -15,8 +15,11 @@ export interface GracefulShutdownOptions {
 }
 
 export interface ShutdownHandle {
-  /** Shuts down now, as a signal would, and resolves with the exit code it passed to `exit`. */
-  shutdown(reason: string): Promise<number>;
+  /**
+   * Shuts down now, as a signal would, and resolves with the exit code it passed to `exit`. With
+   * `failed` the code is 1 even after a clean close: the process stops because something broke.
+   */
+  shutdown(reason: string, options?: { failed?: boolean }): Promise<number>;
   /** Removes the signal handlers, for a process that shuts down by other means. */
   dispose(): void;
 }
@@ -55,7 +58,7 @@ export function gracefulShutdown(
     return clean;
   };
 
-  const run = async (reason: string): Promise<number> => {
+  const run = async (reason: string, failed = false): Promise<number> => {
     logger.info({ reason, timeoutMs }, "shutting down");
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -64,7 +67,7 @@ export function gracefulShutdown(
     });
     const outcome = await Promise.race([closeAll(), deadline]);
     clearTimeout(timer);
-    const code = outcome === true ? 0 : 1;
+    const code = outcome === true && !failed ? 0 : 1;
     if (outcome === TIMED_OUT) logger.error({ timeoutMs }, "shutdown timed out");
     else logger.info({ code }, "shut down");
     exit(code);
@@ -83,8 +86,8 @@ export function gracefulShutdown(
   for (const signal of signals) process.on(signal, onSignal);
 
   return {
-    shutdown(reason) {
-      running ??= run(reason);
+    shutdown(reason, { failed = false } = {}) {
+      running ??= run(reason, failed);
       return running;
     },
     dispose() {

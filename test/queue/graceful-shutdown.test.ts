@@ -44,6 +44,18 @@ describe("gracefulShutdown", () => {
     expect(closed).toEqual(["database"]);
   });
 
+  it("exits 1 after a clean close when the shutdown is for a failure", async () => {
+    const closed: string[] = [];
+    const handle = gracefulShutdown([async () => closed.push("database")], {
+      signals: [SIGNAL],
+      exit: () => undefined,
+    });
+    handles.push(handle);
+
+    expect(await handle.shutdown("connection lost", { failed: true })).toBe(1);
+    expect(closed).toEqual(["database"]);
+  });
+
   it("exits 1 when closing outlasts the timeout", async () => {
     const never = new Promise<void>(() => undefined);
     const handle = gracefulShutdown([() => never], {
