@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import { type EngineContext, refreshClock } from "../context/index.js";
+import type { EngineContext } from "../context/index.js";
 import { authenticate } from "./auth.js";
 import { handleApiError, handleApiNotFound } from "./errors.js";
 import { claimOrReplay, fingerprintRequest, recordResponse } from "./idempotency.js";
@@ -38,10 +38,6 @@ export function registerMerchantApi(app: FastifyInstance, ctx: EngineContext): v
       api.setErrorHandler(handleApiError);
       api.setNotFoundHandler(handleApiNotFound);
       api.addHook("onRequest", authenticate(ctx));
-      // One request reads the shared billing clock once, as a worker does before each job.
-      api.addHook("onRequest", async () => {
-        await refreshClock(ctx.clock);
-      });
       api.addHook("preValidation", fingerprintRequest);
       api.addHook("preHandler", claimOrReplay(ctx));
       api.addHook("onSend", recordResponse(ctx));

@@ -2,6 +2,7 @@ import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { registerMerchantApi } from "../api/index.js";
 import type { EngineContext } from "../context/index.js";
+import { refreshClock } from "../context/index.js";
 import type { Logger } from "../logger/index.js";
 import { registerGatewayRoutes } from "./gateway-routes.js";
 import { registerHealthRoutes } from "./health-routes.js";
@@ -41,6 +42,12 @@ export function buildServer(
       return reply.code(500).send({ error: "internal error" });
     }
     return reply.code(status).send({ error: error instanceof Error ? error.message : "bad request" });
+  });
+
+  // Every request reads the shared billing clock afresh (gateway callbacks, result and new-card
+  // pages, the merchant API): a process that serves HTTP must not act on a stale "now".
+  app.addHook("onRequest", async () => {
+    await refreshClock(ctx.clock);
   });
 
   registerHealthRoutes(app, ctx);

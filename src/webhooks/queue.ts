@@ -1,3 +1,4 @@
+import { refreshClock } from "../context/index.js";
 import {
   JOB_NAMES,
   type PayloadProcessor,
@@ -58,6 +59,9 @@ async function addAttemptJob(
  */
 export function webhookJobProcessor(ctx: WebhookContext, queues: QueueSource): PayloadProcessor<"webhooks"> {
   return async ({ deliveryId }) => {
+    // Every job reads the shared billing clock afresh, as the other workers do: a delivery made due
+    // by `billing clock advance` in another process is due here too.
+    await refreshClock(ctx.clock);
     const outcome = await deliverWebhook(ctx, deliveryId);
     if (outcome.status === "retry_scheduled") {
       const delayMs = Math.max(0, outcome.nextAttemptAt.diff(ctx.clock.now()).toMillis());

@@ -3,6 +3,7 @@ import { UnrecoverableError } from "bullmq";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Clock, systemClock } from "../../src/clock/index.js";
+import { type ClockStore, createSharedClock } from "../../src/context/index.js";
 import { webhookDeliveries } from "../../src/db/schema/index.js";
 import { EVENT_TYPES, recordEvent } from "../../src/events/index.js";
 import { silentLogger } from "../../src/logger/index.js";
@@ -115,6 +116,30 @@ describe("webhooks through BullMQ", () => {
       attempts: 2,
       lastStatusCode: 204,
     });
+  });
+
+  it("reads the shared billing clock afresh for each job: a delivery made due by another process goes out", async () => {
+    let stored = systemClock.now().minus({ hours: 1 });
+    const store: ClockStore = {
+      read: async () => stored,
+      update: async (change) => {
+        stored = change(stored);
+        return stored;
+      },
+    };
+    const workerClock = await createSharedClock(store);
+    const otherProcess = await createSharedClock(store);
+    const ctx = context(workerClock);
+    await otherProcess.advance("PT2H");
+    const delivery = await oneDelivery();
+    system.worker("webhooks", webhookJobProcessor(ctx, system));
+
+    await webhookEnqueuer(system)({ deliveryId: delivery.id, attempt: 1 });
+
+    expect(await waitForDelivery(delivery.id, (d) => d.status === "delivered")).toMatchObject({
+      attempts: 1,
+    });
+    expect(receiver.received).toHaveLength(1);
   });
 
   it("replaces a failed job left by an outage, so the delivery is not stranded behind its id", async () => {
