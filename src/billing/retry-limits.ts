@@ -6,6 +6,11 @@
  *
  * Windows are closed ([t, t + window]): the networks do not say whether an attempt exactly one
  * window later still counts, so it is counted.
+ *
+ * Rules as of May 2025: Visa allows up to 20 reattempts per card and amount in 30 days for
+ * declines that may be reattempted (before, 15); declines the issuer will never approve (Visa's
+ * category 1: lost, stolen, invalid account, …) must never be retried, which decline.ts's hard
+ * declines enforce. Mastercard: 10 attempts in 24 hours, 35 in 30 days.
  */
 
 const HOUR_MS = 3_600_000;
@@ -21,7 +26,7 @@ export interface RetryLimitRule {
 }
 
 export const RETRY_LIMIT_RULES: readonly RetryLimitRule[] = [
-  { network: "Visa", counts: "retries", max: 15, windowMs: 30 * DAY_MS, window: "30 days" },
+  { network: "Visa", counts: "retries", max: 20, windowMs: 30 * DAY_MS, window: "30 days" },
   { network: "Mastercard", counts: "attempts", max: 10, windowMs: 24 * HOUR_MS, window: "24 hours" },
   { network: "Mastercard", counts: "attempts", max: 35, windowMs: 30 * DAY_MS, window: "30 days" },
 ];

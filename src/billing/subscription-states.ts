@@ -92,7 +92,7 @@ export function isSubscriptionState(value: string): value is SubscriptionState {
  * `past_due` deliberately does not renew. Card-network retry limits count declined attempts per
  * card AND amount, so a second charge of the same amount on the declining card would spend the
  * retry allowance that the dunning policy was validated against (a daily plan would blow through
- * Visa's 15 in 30 days). It also keeps one open debt per subscription, so a paid retry can safely
+ * Visa's 20 in 30 days). It also keeps one open debt per subscription, so a paid retry can safely
  * make the subscription `active` again. When it recovers, the scheduler bills the periods that began
  * meanwhile.
  */

@@ -41,20 +41,20 @@ describe("parseDunningPolicy", () => {
     [{ maxAttempts: 2 }, { retryOffsetsDays: [1, 3, 5, 7], maxAttempts: 2, terminalAction: "unpaid" }],
     [{ retryOffsetsDays: [0, 1] }, { retryOffsetsDays: [0, 1], maxAttempts: 3, terminalAction: "unpaid" }],
     [
-      // 15 retries on odd days: exactly Visa's limit
-      { retryOffsetsDays: Array.from({ length: 15 }, (_, i) => 2 * i + 1) },
+      // 20 retries on days 1-20: exactly Visa's limit
+      { retryOffsetsDays: Array.from({ length: 20 }, (_, i) => i + 1) },
       {
-        retryOffsetsDays: Array.from({ length: 15 }, (_, i) => 2 * i + 1),
-        maxAttempts: 16,
+        retryOffsetsDays: Array.from({ length: 20 }, (_, i) => i + 1),
+        maxAttempts: 21,
         terminalAction: "unpaid",
       },
     ],
     [
-      // 16 retries of which only 15 are used
-      { retryOffsetsDays: Array.from({ length: 16 }, (_, i) => i + 1), maxAttempts: 16 },
+      // 21 retries of which only 20 are used
+      { retryOffsetsDays: Array.from({ length: 21 }, (_, i) => i + 1), maxAttempts: 21 },
       {
-        retryOffsetsDays: Array.from({ length: 16 }, (_, i) => i + 1),
-        maxAttempts: 16,
+        retryOffsetsDays: Array.from({ length: 21 }, (_, i) => i + 1),
+        maxAttempts: 21,
         terminalAction: "unpaid",
       },
     ],
@@ -78,18 +78,18 @@ describe("parseDunningPolicy", () => {
     expect(error.issues.find((issue) => issue.field === field)?.message).toContain(message);
   });
 
-  it("refuses 16 retries within 30 days, explaining the Visa rule", () => {
-    const error = refusal({ retryOffsetsDays: Array.from({ length: 16 }, (_, i) => i + 1) });
+  it("refuses 21 retries within 30 days, explaining the Visa rule", () => {
+    const error = refusal({ retryOffsetsDays: Array.from({ length: 21 }, (_, i) => i + 1) });
     expect(error.message).toBe(
-      "invalid dunning policy: retry schedule refused: Visa allows at most 15 retries per card and amount in 30 days, " +
-        "but this schedule makes 16 retries between day 1 and day 16 after the first failure",
+      "invalid dunning policy: retry schedule refused: Visa allows at most 20 retries per card and amount in 30 days, " +
+        "but this schedule makes 21 retries between day 1 and day 21 after the first failure",
     );
   });
 
   it("checks every sliding window, not only the first 30 days", () => {
-    const late = [40, ...Array.from({ length: 16 }, (_, i) => 50 + i)];
+    const late = [40, ...Array.from({ length: 21 }, (_, i) => 50 + i)];
     expect(refusal({ retryOffsetsDays: late }).message).toContain(
-      "makes 17 retries between day 40 and day 65",
+      "makes 22 retries between day 40 and day 70",
     );
   });
 

@@ -10,20 +10,20 @@ describe("findRetryLimitViolation", () => {
   it.each([
     ["the default schedule", days(0, 1, 3, 5, 7)],
     ["no retries at all", days(0)],
-    ["15 Visa retries in 30 days", days(0, ...Array.from({ length: 15 }, (_, i) => 2 * i + 1))],
+    ["20 Visa retries in 30 days", days(0, ...Array.from({ length: 20 }, (_, i) => i + 1))],
     ["10 attempts in 24 hours", Array.from({ length: 10 }, (_, i) => i * 2 * HOUR)],
     ["retries every third day for four months", days(...Array.from({ length: 40 }, (_, i) => 3 * i))],
   ])("accepts %s", (_, schedule) => {
     expect(findRetryLimitViolation(schedule)).toBeNull();
   });
 
-  it("refuses 16 Visa retries in 30 days and says where", () => {
-    const schedule = days(0, ...Array.from({ length: 16 }, (_, i) => i + 1));
+  it("refuses 21 Visa retries in 30 days and says where", () => {
+    const schedule = days(0, ...Array.from({ length: 21 }, (_, i) => i + 1));
     const violation = findRetryLimitViolation(schedule);
     expect(violation?.rule.network).toBe("Visa");
-    expect(violation?.count).toBe(16);
+    expect(violation?.count).toBe(21);
     expect(violation?.message).toBe(
-      "Visa allows at most 15 retries per card and amount in 30 days, but this schedule makes 16 retries between day 1 and day 16 after the first failure",
+      "Visa allows at most 20 retries per card and amount in 30 days, but this schedule makes 21 retries between day 1 and day 21 after the first failure",
     );
   });
 
@@ -41,15 +41,15 @@ describe("findRetryLimitViolation", () => {
     expect(findRetryLimitViolation([...schedule.slice(0, 10), 24 * HOUR + 1])).toBeNull();
   });
 
-  it("reports Visa for 36 attempts in 30 days: its 15 retries are stricter than Mastercard's 35", () => {
+  it("reports Visa for 36 attempts in 30 days: its 20 retries are stricter than Mastercard's 35", () => {
     const dense = Array.from({ length: 36 }, (_, i) => (i * 30 * DAY) / 35);
     expect(findRetryLimitViolation(dense)?.rule.network).toBe("Visa");
   });
 
   it("finds the densest window even when it is not at the start", () => {
-    const schedule = [0, 40 * DAY, ...Array.from({ length: 16 }, (_, i) => 41 * DAY + i * DAY)];
+    const schedule = [0, 40 * DAY, ...Array.from({ length: 21 }, (_, i) => 41 * DAY + i * DAY)];
     expect(findRetryLimitViolation(schedule)?.message).toContain(
-      "makes 17 retries between day 40 and day 56",
+      "makes 22 retries between day 40 and day 61",
     );
   });
 
@@ -60,7 +60,7 @@ describe("findRetryLimitViolation", () => {
         const worst = (times: number[], window: number) =>
           Math.max(0, ...times.map((t) => times.filter((u) => u >= t && u - t <= window).length));
         const broken =
-          worst(schedule.slice(1), 30 * DAY) > 15 ||
+          worst(schedule.slice(1), 30 * DAY) > 20 ||
           worst(schedule, 24 * HOUR) > 10 ||
           worst(schedule, 30 * DAY) > 35;
         expect(findRetryLimitViolation(schedule) !== null).toBe(broken);
