@@ -29,6 +29,8 @@ const TABLES = [
   "webhook_endpoints",
   "webhook_deliveries",
   "clock_state",
+  "gateway_breaker",
+  "gateway_signals",
 ];
 
 const created: string[] = [];
