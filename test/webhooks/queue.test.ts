@@ -136,7 +136,7 @@ describe("webhooks through BullMQ", () => {
 
     await webhookEnqueuer(system)({ deliveryId: delivery.id, attempt: 1 });
 
-    expect(await waitForDelivery(delivery.id, (d) => d.status === "delivered")).toMatchObject({
+    expect(await waitForDelivery(delivery.id, (d) => d.status === "delivered", 30_000)).toMatchObject({
       attempts: 1,
     });
     expect(receiver.received).toHaveLength(1);
