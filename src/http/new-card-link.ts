@@ -12,10 +12,16 @@ import { RESULT_PAGE_HEADERS, resultPage } from "./result-page.js";
  * checkout for a new card on their subscription. The link is signed, so nobody can open checkouts
  * for subscriptions they were not sent, and it expires. The signature is the vault's keyed HMAC
  * over the subscription id and the expiry, so no extra secret has to be configured.
+ *
+ * The expiry is read strictly (the digits we wrote, nothing else: no sign, leading zero or
+ * decimals), so one signature has one spelling. Opening a link again while the checkout it opened
+ * is still pending (within CHECKOUT_REUSE_MINUTES) goes back to that checkout instead of opening
+ * another one at the gateway; once that checkout has failed or expired, a new one is opened.
  */
 export const NEW_CARD_PATH = "/subscriptions/:id/new-card";
 
 const LINK_LIFETIME_DAYS = 30;
+const CHECKOUT_REUSE_MINUTES = 30;
 
 function signature(vault: Pick<TokenVault, "fingerprint">, subscriptionId: string, expires: number): string {
   return vault.fingerprint(`new-card-link:${subscriptionId}:${expires}`);
@@ -34,7 +40,23 @@ export function newCardLink(
 }
 
 const linkParams = z.object({ id: z.uuid() });
-const linkQuery = z.object({ expires: z.coerce.number().int(), sig: z.string().regex(/^[0-9a-f]{64}$/) });
+const linkQuery = z.object({
+  expires: z
+    .string()
+    .regex(/^[1-9][0-9]{0,11}$/)
+    .transform(Number),
+  sig: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+/** The checkout a link opened a little while ago and nobody finished yet, if any. */
+async function openCheckout(ctx: EngineContext, subscriptionId: string): Promise<string | null> {
+  const [row] = await ctx.db.$client<{ checkout_url: string }[]>`
+    select checkout_url from enrollments
+    where subscription_id = ${subscriptionId}::uuid and status = 'pending' and checkout_url is not null
+      and created_at > now() - make_interval(mins => ${CHECKOUT_REUSE_MINUTES})
+    limit 1`;
+  return row?.checkout_url ?? null;
+}
 
 export function registerNewCardRoutes(app: FastifyInstance, ctx: EngineContext): void {
   app.get(NEW_CARD_PATH, async (request, reply) => {
@@ -52,6 +74,8 @@ export function registerNewCardRoutes(app: FastifyInstance, ctx: EngineContext):
       request.log.warn({ path: request.routeOptions.url }, "refused a new-card link");
       return reply.code(404).headers(RESULT_PAGE_HEADERS).send(resultPage("unconfirmed", "en"));
     }
+    const open = await openCheckout(ctx, params.data.id);
+    if (open) return reply.redirect(open, 303);
     const { checkoutUrl } = await startReEnrollment(ctx, {
       subscriptionId: params.data.id,
       actor: "customer:new-card-link",

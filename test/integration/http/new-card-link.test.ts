@@ -35,6 +35,26 @@ describe("new-card links", () => {
     expect(pending.filter((row) => row.status === "pending").map((row) => row.checkoutUrl)).toEqual([
       checkout,
     ]);
+
+    // Opened again while that checkout is pending: the same checkout, not a new one at the gateway.
+    const again = await fetch(link, { redirect: "manual" });
+    expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toBe(checkout);
+    const after = await world.h.ctx.db
+      .select()
+      .from(enrollments)
+      .where(eq(enrollments.subscriptionId, subscriptionId));
+    expect(after).toHaveLength(pending.length);
+  });
+
+  it("reads the expiry strictly: another spelling of the signed number is refused", async () => {
+    const link = new URL(newCardLink(world.h.ctx, subscriptionId, world.h.clock.now()));
+    const expires = link.searchParams.get("expires")!;
+    for (const spelling of [`${expires}.0`, `0${expires}`, `+${expires}`, ` ${expires}`, `${expires}e0`]) {
+      const variant = new URL(link);
+      variant.searchParams.set("expires", spelling);
+      expect((await fetch(variant, { redirect: "manual" })).status).toBe(404);
+    }
   });
 
   it("refuses a tampered, a foreign or an expired link without opening a checkout", async () => {
