@@ -98,6 +98,8 @@ export const envSchema = z.object({
   BREAKER_TOKEN_REFUSALS: int(0, 1_000_000).default(10),
   BREAKER_NOT_FOUND: int(0, 1_000_000).default(10),
   BREAKER_AUTH_REFUSALS: int(0, 1_000_000).default(3),
+  // Enrolments still pending this long are settled from CheckStatus or expired (src/enrollment).
+  ENROLLMENT_PENDING_HOURS: int(1, 24 * 30).default(2),
   // Late payments (src/late-payments): attempts closed as "not found" are asked about again.
   LATE_PAYMENT_WATCH_HOURS: int(0, 24 * 90).default(168),
   LATE_PAYMENT_FIRST_CHECK_SECONDS: int(1, 86_400).default(60),

@@ -1,7 +1,10 @@
 import { z } from "zod";
 
-/** Where a gateway callback came from: the customer's browser (success or failure URL) or the webhook. */
-export const CALLBACK_SOURCES = ["success_return", "failure_return", "webhook"] as const;
+/**
+ * Where a gateway callback came from: the customer's browser (success or failure URL), the webhook,
+ * or the sweep of enrolments left pending (sweep-pending.ts).
+ */
+export const CALLBACK_SOURCES = ["success_return", "failure_return", "webhook", "sweep"] as const;
 export type CallbackSource = (typeof CALLBACK_SOURCES)[number];
 
 /**

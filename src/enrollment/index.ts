@@ -22,6 +22,7 @@ export {
   type StartReEnrollmentResult,
   startReEnrollment,
 } from "./start-re-enrollment.js";
+export { MAX_ENROLLMENTS_SWEPT_PER_TICK, sweepPendingEnrollments } from "./sweep-pending.js";
 export {
   decideVerification,
   type ExpectedPayment,

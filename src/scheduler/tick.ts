@@ -1,6 +1,7 @@
 import { collectionPaused } from "../breaker/index.js";
 import { defaultQuietPeriodMs } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
+import { sweepPendingEnrollments } from "../enrollment/index.js";
 import { checkLatePayments, refundDuplicates } from "../late-payments/index.js";
 import { billDueSubscriptions } from "./bill-due-subscriptions.js";
 import { dispatchDueCharges } from "./dispatch-due-charges.js";
@@ -29,7 +30,8 @@ import { leaseOf } from "./hand-out.js";
  *   7. reconcile refunds left requested or unknown past the quiet period, from CheckStatus;
  *   8. ask CheckStatus again about attempts closed as "not found" that are due a late check, and
  *      apply any payment the gateway took late; refund every duplicate payment that has no live
- *      refund (late-payments/).
+ *      refund (late-payments/);
+ *   9. settle from CheckStatus, or expire, enrolments still pending after ENROLLMENT_PENDING_HOURS.
  *
  * While the gateway circuit breaker is open (breaker/) the tick does nothing at all: no charge is
  * handed out, no invoice created, no card stopped, until an operator resumes collection.
@@ -69,6 +71,8 @@ export interface TickResult {
   latePaymentsFound: number;
   /** Duplicate payments whose refund the gateway took. */
   duplicatesRefunded: number;
+  /** Enrolments left pending past ENROLLMENT_PENDING_HOURS that were settled, expired or failed. */
+  enrollmentsSwept: number;
   /** The gateway circuit breaker is open: the tick did nothing (breaker/). */
   paused: boolean;
 }
@@ -84,13 +88,14 @@ const IDLE: TickResult = {
   lateChecks: 0,
   latePaymentsFound: 0,
   duplicatesRefunded: 0,
+  enrollmentsSwept: 0,
   paused: false,
 };
 
 export const DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION = 12;
 
 export async function runBillingTick(
-  ctx: Pick<EngineContext, "db" | "clock" | "queues" | "logger" | "config" | "gateway">,
+  ctx: Pick<EngineContext, "db" | "clock" | "queues" | "logger" | "config" | "gateway" | "vault">,
   options: TickOptions = {},
 ): Promise<TickResult> {
   if (await collectionPaused(ctx.db.$client)) {
@@ -122,6 +127,7 @@ export async function runBillingTick(
     batchSize,
     quietPeriodMs: options.refundQuietPeriodMs ?? defaultQuietPeriodMs(ctx.config),
   });
+  const enrollments = await sweepPendingEnrollments(ctx, { batchSize });
   const late = await checkLatePayments(ctx, { batchSize });
   const duplicatesRefunded = await refundDuplicates(ctx, { batchSize });
   const result: TickResult = {
@@ -135,6 +141,7 @@ export async function runBillingTick(
     lateChecks: late.checked,
     latePaymentsFound: late.found.paid + late.found.duplicate + late.found.held,
     duplicatesRefunded,
+    enrollmentsSwept: enrollments.settled + enrollments.expired + enrollments.failed,
     paused: false,
   };
   ctx.logger.debug({ component: "scheduler", now: now.toISO(), ...result }, "billing tick");

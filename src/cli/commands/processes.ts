@@ -73,6 +73,8 @@ export function registerProcesses(program: Command, cli: Cli): void {
         late_checks: result.lateChecks,
         late_payments_found: result.latePaymentsFound,
         duplicates_refunded: result.duplicatesRefunded,
+        enrollments_swept: result.enrollmentsSwept,
+        paused: result.paused,
         webhooks_dispatched: result.webhooksDispatched,
         expiring_notices: result.expiringNotices,
       };
