@@ -5,6 +5,8 @@ import { setCaller } from "./context.js";
 import { ApiProblem } from "./problem.js";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+/** What a read-only key may do. */
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function unauthorized(detail: string): ApiProblem {
   return new ApiProblem(
@@ -18,7 +20,10 @@ function unauthorized(detail: string): ApiProblem {
   );
 }
 
-/** onRequest hook of the /v1 scope: every merchant route needs `Authorization: Bearer <key>`. */
+/**
+ * onRequest hook of the /v1 scope: every merchant route needs `Authorization: Bearer <key>`; a
+ * read-only key is refused (403) anything but a read, before any body is looked at.
+ */
 export function authenticate(ctx: Pick<EngineContext, "db">) {
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
@@ -28,6 +33,14 @@ export function authenticate(ctx: Pick<EngineContext, "db">) {
     const key = await authenticateApiKey(ctx.db, token);
     // One answer for unknown, malformed and revoked keys: which one it was is nobody's business.
     if (!key) throw unauthorized("the API key is not valid");
+    if (key.scope === "read_only" && !READS.has(request.method)) {
+      throw new ApiProblem(
+        403,
+        "forbidden",
+        "Forbidden",
+        "this API key is read-only: it may only read (GET)",
+      );
+    }
     setCaller(request, key);
   };
 }

@@ -2,6 +2,7 @@
 export {
   API_KEY_PREFIX,
   ApiKeyNameError,
+  type ApiKeyScope,
   type AuthenticatedApiKey,
   authenticateApiKey,
   type CreatedApiKey,

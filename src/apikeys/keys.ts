@@ -24,15 +24,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export interface CreatedApiKey {
   id: string;
   name: string;
+  scope: ApiKeyScope;
   /** The secret itself; it cannot be recovered later. */
   key: string;
   prefix: string;
 }
 
+export type ApiKeyScope = "full" | "read_only";
+
 export interface AuthenticatedApiKey {
   id: string;
   name: string;
   prefix: string;
+  /** full: every route; read_only: reads only (GET), for dashboards and reporting scripts. */
+  scope: ApiKeyScope;
 }
 
 export class ApiKeyNameError extends Error {
@@ -57,17 +62,20 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
-export async function createApiKey(db: Db, input: { name: string }): Promise<CreatedApiKey> {
+export async function createApiKey(
+  db: Db,
+  input: { name: string; scope?: ApiKeyScope },
+): Promise<CreatedApiKey> {
   const name = input.name.trim();
   if (name === "") throw new ApiKeyNameError();
   const key = `${API_KEY_PREFIX}${randomBase62(SECRET_LENGTH)}`;
   const prefix = key.slice(0, DISPLAY_PREFIX_LENGTH);
   const [row] = await db
     .insert(apiKeys)
-    .values({ name, keyHash: hashApiKey(key), prefix })
-    .returning({ id: apiKeys.id, name: apiKeys.name });
+    .values({ name, keyHash: hashApiKey(key), prefix, scope: input.scope ?? "full" })
+    .returning({ id: apiKeys.id, name: apiKeys.name, scope: apiKeys.scope });
   if (!row) throw new Error("API key was not created");
-  return { id: row.id, name: row.name, key, prefix };
+  return { id: row.id, name: row.name, key, prefix, scope: row.scope };
 }
 
 /** The live key matching `presented`, or null for a malformed, unknown or revoked one. */
@@ -76,14 +84,20 @@ export async function authenticateApiKey(db: Db, presented: string): Promise<Aut
   if (!KEY_SHAPE.test(presented)) return null;
   const keyHash = hashApiKey(presented);
   const [row] = await db
-    .select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, lastUsedAt: apiKeys.lastUsedAt })
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      prefix: apiKeys.prefix,
+      scope: apiKeys.scope,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
   if (!row) return null;
   if (row.lastUsedAt === null || row.lastUsedAt.getTime() < Date.now() - LAST_USED_RESOLUTION_MS) {
     await db.update(apiKeys).set({ lastUsedAt: sql`now()` }).where(eq(apiKeys.id, row.id));
   }
-  return { id: row.id, name: row.name, prefix: row.prefix };
+  return { id: row.id, name: row.name, prefix: row.prefix, scope: row.scope };
 }
 
 /**

@@ -10,9 +10,12 @@ export function registerKeys(program: Command, cli: Cli): void {
     .command("create")
     .description("create an API key; the key is printed this once and cannot be shown again")
     .requiredOption("--name <name>", "what the key is for, e.g. the client's name")
-    .action(async (options, command: Command) => {
-      const key = await cli.withDatabase(({ db }) => createApiKey(db, { name: options.name }));
-      const shown = { id: key.id, name: key.name, prefix: key.prefix, key: key.key };
+    .option("--read-only", "a key that may only read (GET), for dashboards and reports")
+    .action(async (options: { name: string; readOnly?: boolean }, command: Command) => {
+      const key = await cli.withDatabase(({ db }) =>
+        createApiKey(db, { name: options.name, scope: options.readOnly ? "read_only" : "full" }),
+      );
+      const shown = { id: key.id, name: key.name, prefix: key.prefix, scope: key.scope, key: key.key };
       const output = cli.output(command);
       output.note("store the key now: only its hash is kept, it cannot be shown again");
       output.result(shown, () => fields(shown));

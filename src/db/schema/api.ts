@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
 import { check, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt, isSha256Hex, timestamptz } from "./columns.js";
+import { apiKeyScope } from "./enums.js";
 
 /**
  * Keys of API clients. Only the SHA-256 of a key is stored (unique, so a presented key is found by
  * hashing it); the prefix is the first characters of the key, shown to tell keys apart.
- * A revoked key is kept so events that name it stay meaningful.
+ * A revoked key is kept so events that name it stay meaningful. A `read_only` key may only read.
  */
 export const apiKeys = pgTable(
   "api_keys",
@@ -14,6 +15,7 @@ export const apiKeys = pgTable(
     name: text("name").notNull(),
     keyHash: text("key_hash").notNull().unique("api_keys_key_hash_key"),
     prefix: text("prefix").notNull(),
+    scope: apiKeyScope("scope").notNull().default("full"),
     createdAt: createdAt(),
     lastUsedAt: timestamptz("last_used_at"),
     revokedAt: timestamptz("revoked_at"),

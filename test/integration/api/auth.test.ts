@@ -100,6 +100,21 @@ describe("authentication", () => {
     expect((await api.call("GET", "/readyz", { key: null })).statusCode).toBe(200);
   });
 
+  it("lets a read-only key read and nothing else", async () => {
+    const { key, scope } = await createApiKey(api.h.ctx.db, { name: "reports", scope: "read_only" });
+    expect(scope).toBe("read_only");
+    expect((await api.call("GET", "/v1/plans", { key })).statusCode).toBe(200);
+    const write = await api.call("POST", "/v1/customers", {
+      key,
+      body: { email: "r@example.com", name: "R" },
+    });
+    expect(write.statusCode).toBe(403);
+    expect(write.json()).toMatchObject({ code: "forbidden", detail: expect.stringContaining("read-only") });
+    const [customers] = await api.h.ctx.db
+      .$client`select count(*)::int as n from customers where email = 'r@example.com'`;
+    expect(customers).toEqual({ n: 0 });
+  });
+
   it("stops a key the moment it is revoked", async () => {
     const { id, key } = await createApiKey(api.h.ctx.db, { name: "short-lived" });
     expect((await api.call("GET", "/v1/plans", { key })).statusCode).toBe(200);
