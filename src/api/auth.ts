@@ -1,12 +1,10 @@
 import type { FastifyRequest } from "fastify";
-import { authenticateApiKey } from "../apikeys/index.js";
+import { authenticateApiKey, permits } from "../apikeys/index.js";
 import type { EngineContext } from "../context/index.js";
 import { setCaller } from "./context.js";
 import { ApiProblem } from "./problem.js";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
-/** What a read-only key may do. */
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function unauthorized(detail: string): ApiProblem {
   return new ApiProblem(
@@ -22,7 +20,8 @@ function unauthorized(detail: string): ApiProblem {
 
 /**
  * onRequest hook of the /v1 scope: every merchant route needs `Authorization: Bearer <key>`; a
- * read-only key is refused (403) anything but a read, before any body is looked at.
+ * key that may not do the route's operation (read-only, restricted: apikeys/permissions.ts) is
+ * refused with a 403 before any body is looked at.
  */
 export function authenticate(ctx: Pick<EngineContext, "db">) {
   return async (request: FastifyRequest): Promise<void> => {
@@ -33,13 +32,13 @@ export function authenticate(ctx: Pick<EngineContext, "db">) {
     const key = await authenticateApiKey(ctx.db, token);
     // One answer for unknown, malformed and revoked keys: which one it was is nobody's business.
     if (!key) throw unauthorized("the API key is not valid");
-    if (key.scope === "read_only" && !READS.has(request.method)) {
-      throw new ApiProblem(
-        403,
-        "forbidden",
-        "Forbidden",
-        "this API key is read-only: it may only read (GET)",
-      );
+    const route = request.routeOptions.url ?? "";
+    if (!permits(key, request.method, route)) {
+      const detail =
+        key.scope === "read_only"
+          ? "this API key is read-only: it may only read (GET)"
+          : `this API key may not do ${request.method} ${route}; besides reading it may only: ${(key.allowedOperations ?? []).join(", ")}`;
+      throw new ApiProblem(403, "forbidden", "Forbidden", detail);
     }
     setCaller(request, key);
   };

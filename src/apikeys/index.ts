@@ -2,7 +2,6 @@
 export {
   API_KEY_PREFIX,
   ApiKeyNameError,
-  type ApiKeyScope,
   type AuthenticatedApiKey,
   authenticateApiKey,
   type CreatedApiKey,
@@ -10,3 +9,4 @@ export {
   hashApiKey,
   revokeApiKey,
 } from "./keys.js";
+export { ApiKeyOperationError, type ApiKeyScope, normaliseOperation, permits } from "./permissions.js";

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/index.js";
 import { apiKeys } from "../db/schema/index.js";
+import { type ApiKeyScope, normaliseOperation } from "./permissions.js";
 
 /**
  * Keys of merchant API clients. A key is `bk_` and 40 base62 characters (about 238 random bits).
@@ -25,19 +26,19 @@ export interface CreatedApiKey {
   id: string;
   name: string;
   scope: ApiKeyScope;
+  allowedOperations: string[] | null;
   /** The secret itself; it cannot be recovered later. */
   key: string;
   prefix: string;
 }
 
-export type ApiKeyScope = "full" | "read_only";
-
 export interface AuthenticatedApiKey {
   id: string;
   name: string;
   prefix: string;
-  /** full: every route; read_only: reads only (GET), for dashboards and reporting scripts. */
+  /** full: every route; read_only: reads only; restricted: reads and allowedOperations (permissions.ts). */
   scope: ApiKeyScope;
+  allowedOperations: string[] | null;
 }
 
 export class ApiKeyNameError extends Error {
@@ -64,18 +65,20 @@ export function hashApiKey(key: string): string {
 
 export async function createApiKey(
   db: Db,
-  input: { name: string; scope?: ApiKeyScope },
+  input: { name: string; readOnly?: boolean; operations?: readonly string[] },
 ): Promise<CreatedApiKey> {
   const name = input.name.trim();
   if (name === "") throw new ApiKeyNameError();
+  const operations = input.operations?.length ? [...new Set(input.operations.map(normaliseOperation))] : null;
+  const scope: ApiKeyScope = operations ? "restricted" : input.readOnly ? "read_only" : "full";
   const key = `${API_KEY_PREFIX}${randomBase62(SECRET_LENGTH)}`;
   const prefix = key.slice(0, DISPLAY_PREFIX_LENGTH);
   const [row] = await db
     .insert(apiKeys)
-    .values({ name, keyHash: hashApiKey(key), prefix, scope: input.scope ?? "full" })
-    .returning({ id: apiKeys.id, name: apiKeys.name, scope: apiKeys.scope });
+    .values({ name, keyHash: hashApiKey(key), prefix, scope, allowedOperations: operations })
+    .returning({ id: apiKeys.id, name: apiKeys.name });
   if (!row) throw new Error("API key was not created");
-  return { id: row.id, name: row.name, key, prefix, scope: row.scope };
+  return { id: row.id, name: row.name, key, prefix, scope, allowedOperations: operations };
 }
 
 /** The live key matching `presented`, or null for a malformed, unknown or revoked one. */
@@ -89,6 +92,7 @@ export async function authenticateApiKey(db: Db, presented: string): Promise<Aut
       name: apiKeys.name,
       prefix: apiKeys.prefix,
       scope: apiKeys.scope,
+      allowedOperations: apiKeys.allowedOperations,
       lastUsedAt: apiKeys.lastUsedAt,
     })
     .from(apiKeys)
@@ -97,7 +101,13 @@ export async function authenticateApiKey(db: Db, presented: string): Promise<Aut
   if (row.lastUsedAt === null || row.lastUsedAt.getTime() < Date.now() - LAST_USED_RESOLUTION_MS) {
     await db.update(apiKeys).set({ lastUsedAt: sql`now()` }).where(eq(apiKeys.id, row.id));
   }
-  return { id: row.id, name: row.name, prefix: row.prefix, scope: row.scope };
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scope: row.scope,
+    allowedOperations: row.allowedOperations,
+  };
 }
 
 /**

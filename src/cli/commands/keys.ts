@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { createApiKey } from "../../apikeys/index.js";
 import type { Cli } from "../cli.js";
+import { optionError } from "../errors.js";
 import { fields } from "../output.js";
 
 export function registerKeys(program: Command, cli: Cli): void {
@@ -11,11 +12,26 @@ export function registerKeys(program: Command, cli: Cli): void {
     .description("create an API key; the key is printed this once and cannot be shown again")
     .requiredOption("--name <name>", "what the key is for, e.g. the client's name")
     .option("--read-only", "a key that may only read (GET), for dashboards and reports")
-    .action(async (options: { name: string; readOnly?: boolean }, command: Command) => {
+    .option(
+      "--allow <operation>",
+      'a key that may read and do only this write, e.g. "POST /v1/charges/:id/refund" (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .action(async (options: { name: string; readOnly?: boolean; allow?: string[] }, command: Command) => {
+      if (options.readOnly && options.allow) {
+        throw optionError("--allow", "a key is either --read-only or --allow some writes, not both");
+      }
       const key = await cli.withDatabase(({ db }) =>
-        createApiKey(db, { name: options.name, scope: options.readOnly ? "read_only" : "full" }),
+        createApiKey(db, { name: options.name, readOnly: options.readOnly, operations: options.allow }),
       );
-      const shown = { id: key.id, name: key.name, prefix: key.prefix, scope: key.scope, key: key.key };
+      const shown = {
+        id: key.id,
+        name: key.name,
+        prefix: key.prefix,
+        scope: key.scope,
+        allowed_operations: key.allowedOperations,
+        key: key.key,
+      };
       const output = cli.output(command);
       output.note("store the key now: only its hash is kept, it cannot be shown again");
       output.result(shown, () => fields(shown));

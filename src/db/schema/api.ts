@@ -6,7 +6,8 @@ import { apiKeyScope } from "./enums.js";
 /**
  * Keys of API clients. Only the SHA-256 of a key is stored (unique, so a presented key is found by
  * hashing it); the prefix is the first characters of the key, shown to tell keys apart.
- * A revoked key is kept so events that name it stay meaningful. A `read_only` key may only read.
+ * A revoked key is kept so events that name it stay meaningful. A `read_only` key may only read; a
+ * `restricted` one may read and do the write operations it names.
  */
 export const apiKeys = pgTable(
   "api_keys",
@@ -16,6 +17,8 @@ export const apiKeys = pgTable(
     keyHash: text("key_hash").notNull().unique("api_keys_key_hash_key"),
     prefix: text("prefix").notNull(),
     scope: apiKeyScope("scope").notNull().default("full"),
+    /** A restricted key's writes, as "<METHOD> <route>" (e.g. "POST /v1/charges/:id/refund"). */
+    allowedOperations: text("allowed_operations").array(),
     createdAt: createdAt(),
     lastUsedAt: timestamptz("last_used_at"),
     revokedAt: timestamptz("revoked_at"),
@@ -24,6 +27,10 @@ export const apiKeys = pgTable(
     check("api_keys_name_present", sql`btrim(${t.name}) <> ''`),
     check("api_keys_key_hash_hex", isSha256Hex(t.keyHash)),
     check("api_keys_prefix_present", sql`${t.prefix} <> ''`),
+    check(
+      "api_keys_operations_when_restricted",
+      sql`(${t.scope} = 'restricted') = (${t.allowedOperations} is not null)`,
+    ),
   ],
 );
 

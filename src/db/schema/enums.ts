@@ -56,5 +56,5 @@ export const webhookDeliveryStatus = pgEnum("webhook_delivery_status", ["pending
 /** What made the gateway circuit breaker count a failure as systemic (billing/breaker.ts). */
 export const breakerSignal = pgEnum("breaker_signal", BREAKER_SIGNALS);
 
-/** What an API key may do: everything, or only read (GET). */
-export const apiKeyScope = pgEnum("api_key_scope", ["full", "read_only"]);
+/** What an API key may do: everything, only read (GET), or read and the operations it names. */
+export const apiKeyScope = pgEnum("api_key_scope", ["full", "read_only", "restricted"]);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey, revokeApiKey } from "../../../src/apikeys/index.js";
+import { ApiKeyOperationError, createApiKey, revokeApiKey } from "../../../src/apikeys/index.js";
 import { resumeCollection } from "../../../src/breaker/index.js";
 import { type ApiHarness, createApiHarness } from "./support.js";
 
@@ -101,7 +101,7 @@ describe("authentication", () => {
   });
 
   it("lets a read-only key read and nothing else", async () => {
-    const { key, scope } = await createApiKey(api.h.ctx.db, { name: "reports", scope: "read_only" });
+    const { key, scope } = await createApiKey(api.h.ctx.db, { name: "reports", readOnly: true });
     expect(scope).toBe("read_only");
     expect((await api.call("GET", "/v1/plans", { key })).statusCode).toBe(200);
     const write = await api.call("POST", "/v1/customers", {
@@ -113,6 +113,24 @@ describe("authentication", () => {
     const [customers] = await api.h.ctx.db
       .$client`select count(*)::int as n from customers where email = 'r@example.com'`;
     expect(customers).toEqual({ n: 0 });
+  });
+
+  it("lets a restricted key read and do only the writes it names", async () => {
+    const { key, scope, allowedOperations } = await createApiKey(api.h.ctx.db, {
+      name: "refunds-bot",
+      operations: ["post /v1/charges/{id}/refund/", "POST /v1/dunning/run"],
+    });
+    expect(scope).toBe("restricted");
+    expect(allowedOperations).toEqual(["POST /v1/charges/:id/refund", "POST /v1/dunning/run"]);
+    expect((await api.call("GET", "/v1/charges", { key })).statusCode).toBe(200);
+    // Allowed: the route is reached (the charge does not exist, so 404, not 403).
+    expect((await api.call("POST", `/v1/charges/${randomUUID()}/refund`, { key })).statusCode).toBe(404);
+    const refused = await api.call("POST", "/v1/customers", { key, body: { email: "x@example.com" } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().detail).toContain("POST /v1/customers");
+    await expect(
+      createApiKey(api.h.ctx.db, { name: "bad", operations: ["refund everything"] }),
+    ).rejects.toThrow(ApiKeyOperationError);
   });
 
   it("stops a key the moment it is revoked", async () => {
