@@ -45,7 +45,7 @@ import { createDb, migrateDatabase } from "../src/db/index.js";
 import { withDatabase } from "../src/db/url.js";
 import { createGatewayClient } from "../src/gateway/index.js";
 import { silentLogger } from "../src/logger/index.js";
-import { type BillingQueue, createQueueSystem, QUEUE_NAMES } from "../src/queue/index.js";
+import { createQueueSystem, QUEUE_NAMES } from "../src/queue/index.js";
 import { runBillingTick } from "../src/scheduler/index.js";
 import { machineBusyMs, pgCounters, postgresCpuMs, processCpuMs, redisCommands } from "./bench/counters.js";
 import { exactlyOnce } from "./bench/exactly-once.js";

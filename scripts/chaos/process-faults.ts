@@ -1,0 +1,103 @@
+/**
+ * Scenarios where the engine's own infrastructure fails mid-run: a charge worker SIGKILLed (its
+ * supervisor restarts it), the queue's Redis keys wiped, the workers' PostgreSQL connections
+ * terminated. Expected every time: every period paid exactly once, nothing lost, the breaker closed.
+ */
+import { allPaid, midRun, paceGateway, type Scenario, settleWithBreakerClosed } from "./scenario.js";
+
+const MID_RUN = 0.2;
+
+export const killWorker: Scenario = {
+  name: "kill-worker",
+  title: "charge worker SIGKILLed mid-run, restarted",
+  deadlineMs: 100_000,
+  async run(run) {
+    const { h } = run;
+    await paceGateway(h);
+    await h.seed(run.n);
+    await midRun(run, MID_RUN);
+    const started = performance.now();
+    const [victim] = h.chargeWorkers();
+    victim!.kill("SIGKILL");
+    const { settleMs, breakerCheck } = await settleWithBreakerClosed(run, started);
+    run.notes.push(
+      `${victim!.name} SIGKILLed at ${await h.paidCount()} paid; restarted ${victim!.restarts}×`,
+    );
+    return {
+      settleMs,
+      checks: [
+        allPaid(await h.paidCount(), h.due),
+        breakerCheck,
+        { name: "killed worker restarted", ok: victim!.restarts >= 1, detail: `${victim!.restarts}×` },
+      ],
+    };
+  },
+};
+
+export const wipeRedis: Scenario = {
+  name: "redis-wipe",
+  title: "the queue's Redis keys deleted mid-run",
+  deadlineMs: 90_000,
+  async run(run) {
+    const { h } = run;
+    await paceGateway(h);
+    await h.seed(run.n);
+    await midRun(run, MID_RUN);
+    const started = performance.now();
+    let deleted = 0;
+    let cursor = "0";
+    do {
+      const [next, keys] = await h.redis.scan(
+        cursor,
+        "MATCH",
+        `${h.engineEnv.QUEUE_PREFIX}:*`,
+        "COUNT",
+        1000,
+      );
+      if (keys.length > 0) deleted += await h.redis.del(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+    run.notes.push(`deleted ${deleted} Redis keys of ${h.engineEnv.QUEUE_PREFIX}`);
+    const { settleMs, breakerCheck } = await settleWithBreakerClosed(run, started);
+    return { settleMs, checks: [allPaid(await h.paidCount(), h.due), breakerCheck] };
+  },
+};
+
+export const terminatePostgres: Scenario = {
+  name: "pg-terminate",
+  title: "workers' PostgreSQL connections terminated mid-run",
+  deadlineMs: 100_000,
+  async run(run) {
+    const { h } = run;
+    await paceGateway(h);
+    await h.seed(run.n);
+    await midRun(run, MID_RUN);
+    const started = performance.now();
+    const terminated = await h.admin<{ application_name: string }[]>`
+      select application_name from pg_stat_activity
+      where datname = ${h.dbName} and application_name in ('scheduler', 'charge-worker', 'invoice-worker')
+        and pg_terminate_backend(pid)`;
+    const byProcess = new Map<string, number>();
+    for (const row of terminated)
+      byProcess.set(row.application_name, (byProcess.get(row.application_name) ?? 0) + 1);
+    run.notes.push(
+      `terminated ${terminated.length} backends (${[...byProcess].map(([name, n]) => `${name} ${n}`).join(", ")})`,
+    );
+    const { settleMs, breakerCheck } = await settleWithBreakerClosed(run, started);
+    const restarts = [...h.processes.values()]
+      .filter((p) => p.restarts > 0)
+      .map(
+        (p) =>
+          `${p.name} ${p.restarts}× (exit ${p.unexpectedExits.map((e) => e.code ?? e.signal).join(",")})`,
+      );
+    run.notes.push(`restarted: ${restarts.length === 0 ? "none" : restarts.join(", ")}`);
+    return {
+      settleMs,
+      checks: [
+        allPaid(await h.paidCount(), h.due),
+        breakerCheck,
+        { name: "backends terminated", ok: terminated.length > 0, detail: String(terminated.length) },
+      ],
+    };
+  },
+};
