@@ -84,6 +84,16 @@ function moneyChecks(m: Measurement, gatewayForgot: boolean): Check[] {
   ];
 }
 
+/** Why charges are held for review: their attempts' recorded reasons, counted. */
+async function heldReasons(h: Harness): Promise<string> {
+  const rows = await h.sql<{ why: string | null; n: string }[]>`
+    select a.decline_description as why, count(*) as n from charge_attempts a
+    join charges c on c.id = a.charge_id
+    where c.status = 'needs_review' and a.status = 'needs_review'
+    group by 1 order by 2 desc`;
+  return rows.map((row) => `${row.n}× ${row.why ?? "(no reason recorded)"}`).join("; ");
+}
+
 async function main(): Promise<number> {
   const runDeadline = performance.now() + env.CHAOS_DEADLINE_SECONDS * 1000 - TEARDOWN_RESERVE_MS;
   const logDir = env.CHAOS_LOG_DIR ?? mkdtempSync(join(tmpdir(), "billing-chaos-"));
@@ -130,6 +140,7 @@ async function main(): Promise<number> {
         notes: scenarioNotes,
       });
       const measurement = await measure(harness);
+      if (measurement.heldForReview > 0) scenarioNotes.push(`held for review: ${await heldReasons(harness)}`);
       const checks = [...moneyChecks(measurement, outcome.gatewayForgot === true), ...outcome.checks];
       for (const check of checks) {
         process.stdout.write(`  ${check.ok ? "ok  " : "FAIL"} ${check.name}: ${check.detail}\n`);

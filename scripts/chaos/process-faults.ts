@@ -3,9 +3,20 @@
  * supervisor restarts it), the queue's Redis keys wiped, the workers' PostgreSQL connections
  * terminated. Expected every time: every period paid exactly once, nothing lost, the breaker closed.
  */
-import { allPaid, midRun, paceGateway, type Scenario, settleWithBreakerClosed } from "./scenario.js";
+import { QUEUE_NAMES } from "../../src/queue/index.js";
+import {
+  allPaid,
+  type Check,
+  midRun,
+  paceGateway,
+  type Scenario,
+  settleWithBreakerClosed,
+} from "./scenario.js";
+import { DeadlineError, settle } from "./settle.js";
 
 const MID_RUN = 0.2;
+/** Longer than a few ticks and CHARGE_REDISPATCH_AFTER_SECONDS, within the quiet period's reach. */
+const STALL_MS = 45_000;
 
 export const killWorker: Scenario = {
   name: "kill-worker",
@@ -58,7 +69,21 @@ export const wipeRedis: Scenario = {
       cursor = next;
     } while (cursor !== "0");
     run.notes.push(`deleted ${deleted} Redis keys of ${h.engineEnv.QUEUE_PREFIX}`);
+    // The engine is expected to carry on by itself; if it stalls, say how, then restart the
+    // scheduler as an operator would, so the money is still checked.
+    let stalled: Check = { name: "carries on after the wipe without a restart", ok: true, detail: "yes" };
+    try {
+      await settle(h, Math.min(run.deadline, performance.now() + STALL_MS));
+    } catch (error) {
+      if (!(error instanceof DeadlineError)) throw error;
+      const scheduler = await h.redis.exists(`${h.engineEnv.QUEUE_PREFIX}:${QUEUE_NAMES.billingTick}:repeat`);
+      const detail = `not settled ${STALL_MS / 1000} s after the wipe at ${await h.paidCount()} of ${h.due} paid; billing-tick job scheduler in Redis: ${scheduler === 1 ? "present" : "absent"}`;
+      stalled = { ...stalled, ok: false, detail };
+      run.notes.push(`${detail}; scheduler process restarted by the suite`);
+      await h.processes.get("scheduler")!.replace(h.workerEnv());
+    }
     const { settleMs, breakerCheck } = await settleWithBreakerClosed(run, started);
+    return { settleMs, checks: [allPaid(await h.paidCount(), h.due), breakerCheck, stalled] };
     return { settleMs, checks: [allPaid(await h.paidCount(), h.due), breakerCheck] };
   },
 };
@@ -73,10 +98,18 @@ export const terminatePostgres: Scenario = {
     await h.seed(run.n);
     await midRun(run, MID_RUN);
     const started = performance.now();
-    const terminated = await h.admin<{ application_name: string }[]>`
-      select application_name from pg_stat_activity
-      where datname = ${h.dbName} and application_name in ('scheduler', 'charge-worker', 'invoice-worker')
-        and pg_terminate_backend(pid)`;
+    // Chosen first, terminated second: in one WHERE, PostgreSQL may call pg_terminate_backend
+    // before the cheaper-looking filters and end backends that were not meant (this runner's).
+    const chosen = await h.admin<{ pid: number; application_name: string }[]>`
+      select pid, application_name from pg_stat_activity
+      where datname = ${h.dbName} and application_name in ('scheduler', 'charge-worker', 'invoice-worker')`;
+    const terminated: { application_name: string }[] = [];
+    for (const backend of chosen) {
+      const [row] = await h.admin<
+        { done: boolean }[]
+      >`select pg_terminate_backend(${backend.pid}::int) as done`;
+      if (row?.done) terminated.push(backend);
+    }
     const byProcess = new Map<string, number>();
     for (const row of terminated)
       byProcess.set(row.application_name, (byProcess.get(row.application_name) ?? 0) + 1);

@@ -41,7 +41,7 @@ export interface Scenario {
 }
 
 /** Added latency of every GetnewPayment in the runs that are hit mid-way, so they last a few seconds. */
-export const PACING_LATENCY_MS = 200;
+export const PACING_LATENCY_MS = 400;
 
 export async function paceGateway(h: Harness): Promise<void> {
   await h.simPost("/_sim/faults", {
