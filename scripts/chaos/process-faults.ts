@@ -84,7 +84,6 @@ export const wipeRedis: Scenario = {
     }
     const { settleMs, breakerCheck } = await settleWithBreakerClosed(run, started);
     return { settleMs, checks: [allPaid(await h.paidCount(), h.due), breakerCheck, stalled] };
-    return { settleMs, checks: [allPaid(await h.paidCount(), h.due), breakerCheck] };
   },
 };
 
