@@ -29,11 +29,9 @@
  *   BENCH_REDIS_URL       Redis (default redis://127.0.0.1:6379)
  *   BENCH_DATABASE_URL    maintenance database of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres)
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { readFile } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import { Redis } from "ioredis";
 import postgres from "postgres";
 import { z } from "zod";
@@ -47,11 +45,18 @@ import { createDb, migrateDatabase } from "../src/db/index.js";
 import { withDatabase } from "../src/db/url.js";
 import { createGatewayClient } from "../src/gateway/index.js";
 import { silentLogger } from "../src/logger/index.js";
-import { type BillingQueue, createQueueSystem, QUEUE_NAMES } from "../src/queue/index.js";
+import { createQueueSystem, QUEUE_NAMES } from "../src/queue/index.js";
 import { runBillingTick } from "../src/scheduler/index.js";
 import { machineBusyMs, pgCounters, postgresCpuMs, processCpuMs, redisCommands } from "./bench/counters.js";
 import { exactlyOnce } from "./bench/exactly-once.js";
 import { pgbenchTps } from "./bench/pgbench.js";
+import {
+  startSimulatorProcess,
+  startWorkerProcess,
+  stopWorkerProcesses,
+  type WorkerProcess,
+  waitForWorkers,
+} from "./bench/processes.js";
 import { seedSubscriptions } from "./bench/seed.js";
 
 const env = z
@@ -85,68 +90,6 @@ const WORKER_STOP_MS = 40_000;
 /** The token vault's key id, in this process and in the worker processes alike. */
 const VAULT_KEY_ID = "bench";
 
-async function startSimulatorProcess(): Promise<{ url: string; apiKey: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/gateway.ts"], {
-    env: { ...process.env, GATEWAY_SIM_PORT: "0", LOG_LEVEL: "silent" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  let url = "";
-  let apiKey = "";
-  for await (const line of lines) {
-    url ||= /listening on (\S+)/.exec(line)?.[1] ?? "";
-    apiKey ||= /api key: (\S+)/.exec(line)?.[1] ?? "";
-    if (url && apiKey) break;
-  }
-  if (!url || !apiKey) throw new Error("the simulator did not print its URL and API key");
-  return { url, apiKey, child };
-}
-
-interface WorkerProcess {
-  child: ChildProcess;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Starts K charge worker processes; nothing is awaited here (see waitForWorkers). */
-function startWorkerProcesses(k: number, workerEnv: NodeJS.ProcessEnv): WorkerProcess[] {
-  return Array.from({ length: k }, () => {
-    const profile = env.BENCH_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${env.BENCH_CPU_PROF_DIR}`] : [];
-    const child = spawn(process.execPath, [...profile, "--import", "tsx", "workers/charge-worker.ts"], {
-      env: workerEnv,
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-      child.once("exit", (code, signal) => resolve({ code, signal }));
-      child.once("error", () => resolve({ code: child.exitCode, signal: child.signalCode }));
-    });
-    return { child, exited };
-  });
-}
-
-function hasExited({ child }: WorkerProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null || child.pid === undefined;
-}
-
-/** Resolves once BullMQ lists a worker of every process on the charges queue (CLIENT LIST names). */
-async function waitForWorkers(queue: BillingQueue, workers: readonly WorkerProcess[]): Promise<void> {
-  const start = performance.now();
-  for (;;) {
-    const dead = workers.find(hasExited);
-    if (dead) {
-      throw new Error(
-        `charge worker process ${dead.child.pid ?? "(not started)"} exited (code ${dead.child.exitCode}, signal ${dead.child.signalCode}) before it was ready`,
-      );
-    }
-    if ((await queue.getWorkersCount()) >= workers.length) return;
-    if (performance.now() - start > WORKER_READY_MS) {
-      throw new Error(
-        `the ${workers.length} charge worker processes were not ready in ${WORKER_READY_MS} ms`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** The process's peak resident set (VmHWM) in bytes, or undefined where /proc is not available. */
 async function peakRssOf(pid: number | undefined): Promise<number | undefined> {
   if (pid === undefined) return undefined;
@@ -157,21 +100,6 @@ async function peakRssOf(pid: number | undefined): Promise<number | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/** SIGTERM (graceful shutdown), then SIGKILL past WORKER_STOP_MS; returns the exits. Idempotent. */
-async function stopWorkerProcesses(workers: readonly WorkerProcess[]) {
-  return Promise.all(
-    workers.map(async (worker) => {
-      if (!hasExited(worker)) worker.child.kill("SIGTERM");
-      const timer = setTimeout(() => worker.child.kill("SIGKILL"), WORKER_STOP_MS);
-      try {
-        return await worker.exited;
-      } finally {
-        clearTimeout(timer);
-      }
-    }),
-  );
 }
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
@@ -274,14 +202,19 @@ async function main() {
     } else {
       const k = env.BENCH_WORKERS;
       const bootStart = performance.now();
-      workerProcesses = startWorkerProcesses(k, workerEnv);
+      const profile = env.BENCH_CPU_PROF_DIR
+        ? ["--cpu-prof", `--cpu-prof-dir=${env.BENCH_CPU_PROF_DIR}`]
+        : [];
+      workerProcesses = Array.from({ length: k }, () =>
+        startWorkerProcess("workers/charge-worker.ts", workerEnv, { nodeArgs: profile }),
+      );
       const started = workerProcesses;
-      await waitForWorkers(queues.queue(QUEUE_NAMES.charges), started);
+      await waitForWorkers(queues.queue(QUEUE_NAMES.charges), k, started, WORKER_READY_MS);
       workersLine = `${k} process${k === 1 ? "" : "es"} (ready in ${((performance.now() - bootStart) / 1000).toFixed(1)} s)`;
       stopWorkers = async () => {
         // VmHWM before SIGTERM: once a process has exited its /proc entry is gone.
         const peaks = await Promise.all(started.map((w) => peakRssOf(w.child.pid)));
-        const exits = await stopWorkerProcesses(started);
+        const exits = await stopWorkerProcesses(started, WORKER_STOP_MS);
         if (exits.some((exit) => exit.code !== 0)) {
           process.stderr.write("a charge worker process did not exit cleanly after SIGTERM\n");
           process.exitCode = 1;
@@ -398,7 +331,7 @@ async function main() {
     if (checks.some((check) => !check.ok)) process.exitCode = 1;
   } finally {
     // Before the database is dropped under them; a no-op for processes already stopped.
-    await stopWorkerProcesses(workerProcesses);
+    await stopWorkerProcesses(workerProcesses, WORKER_STOP_MS);
     if (databaseOpen) {
       await queues.obliterate().catch(() => undefined);
       await queues.close();

@@ -7,6 +7,7 @@
  */
 import type postgres from "postgres";
 import { toMinor } from "../../src/money/index.js";
+import { collections, readLedgerPayments } from "./ledger.js";
 
 export interface Check {
   readonly name: string;
@@ -14,20 +15,8 @@ export interface Check {
   readonly detail: string;
 }
 
-interface LedgerPayment {
-  operation: string;
-  status: string;
-  order_id: string | null;
-  card_token: string | null;
-  amount: string;
-  currency: string;
-}
-
 export async function exactlyOnce(simUrl: string, db: postgres.Sql, n: number): Promise<Check[]> {
-  const ledger = (await (await fetch(`${simUrl}/_sim/ledger?only=payments`)).json()) as {
-    payments: LedgerPayment[];
-  };
-  const collected = ledger.payments.filter((p) => p.operation === "GetnewPayment" && p.status === "SUCCESS");
+  const collected = collections(await readLedgerPayments(simUrl));
   const tokens = new Set(collected.map((p) => p.card_token));
   const orders = new Set(collected.map((p) => p.order_id));
   const ledgerTotal = collected.reduce((sum, p) => sum + toMinor(p.amount, p.currency), 0);
