@@ -4,7 +4,7 @@ import { startChargeWorker } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
 import { startInvoiceWorker } from "../invoicing/index.js";
 import { QUEUE_NAMES } from "../queue/index.js";
-import { registerBillingTick } from "../scheduler/index.js";
+import { keepBillingTick, registerBillingTick } from "../scheduler/index.js";
 import { webhookJobProcessor } from "../webhooks/index.js";
 
 /**
@@ -14,12 +14,17 @@ import { webhookJobProcessor } from "../webhooks/index.js";
 export type Role = (ctx: EngineContext) => unknown;
 
 /**
- * Registers the repeating billing tick (one scheduler per id, whoever registers it) and runs the
- * ticks one at a time, each on the shared billing clock as the database holds it at its start.
+ * Registers the repeating billing tick (one scheduler per id, whoever registers it), keeps it there
+ * if Redis loses it, and runs the ticks one at a time, each on the shared billing clock as the
+ * database holds it at its start.
  */
 export const scheduler: Role = async (ctx: EngineContext) => {
-  await registerBillingTick(ctx, { everySeconds: ctx.config.BILLING_TICK_SECONDS });
-  ctx.queues.worker(QUEUE_NAMES.billingTick, () => runTick(ctx), { concurrency: 1 });
+  const every = { everySeconds: ctx.config.BILLING_TICK_SECONDS };
+  await registerBillingTick(ctx, every);
+  const stopKeeping = keepBillingTick(ctx, every);
+  const worker = ctx.queues.worker(QUEUE_NAMES.billingTick, () => runTick(ctx), { concurrency: 1 });
+  worker.on("closed", stopKeeping);
+  return worker;
 };
 
 export const charges: Role = (ctx) =>

@@ -3,7 +3,12 @@
  * nothing itself; see src/charging.
  */
 export { type BillingStep, type DueSubscription, planBilling } from "./billing-plan.js";
-export { BILLING_TICK_SCHEDULER_ID, registerBillingTick, startTickWorker } from "./register.js";
+export {
+  BILLING_TICK_SCHEDULER_ID,
+  keepBillingTick,
+  registerBillingTick,
+  startTickWorker,
+} from "./register.js";
 export {
   DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION,
   runBillingTick,

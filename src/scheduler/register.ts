@@ -6,7 +6,9 @@ import { runBillingTick, type TickOptions } from "./tick.js";
  * The billing tick on BullMQ: a job scheduler adds a `billing-tick` job every `everySeconds`
  * (BILLING_TICK_SECONDS), and a tick worker runs runBillingTick for each. Upserting the scheduler
  * from every process at boot is safe (one scheduler per id), and so is a Redis wipe: the next boot
- * upserts it again, and nothing else lives in Redis that Postgres does not also know.
+ * upserts it again, and nothing else lives in Redis that Postgres does not also know. A wipe while
+ * the scheduler process runs would stop the ticks, though, so that process also checks every tick
+ * period that the scheduler is still there and puts it back if not (keepBillingTick).
  */
 export const BILLING_TICK_SCHEDULER_ID = "billing-tick";
 
@@ -39,4 +41,31 @@ export function startTickWorker(ctx: EngineContext, options: TickOptions = {}): 
     },
     { concurrency: 1 },
   );
+}
+
+/**
+ * Puts the billing tick's scheduler back whenever it has gone (Redis wiped or restarted without
+ * persistence) while this process runs: a check per tick period, one Redis read. Returns a stop
+ * function for shutdown.
+ */
+export function keepBillingTick(
+  ctx: Pick<EngineContext, "queues" | "logger">,
+  options: { everySeconds: number },
+): () => void {
+  const check = async () => {
+    const queue = ctx.queues.queue(QUEUE_NAMES.billingTick);
+    if (await queue.getJobScheduler(BILLING_TICK_SCHEDULER_ID)) return;
+    ctx.logger.warn(
+      { component: "scheduler" },
+      "the billing tick's scheduler was gone (Redis lost it); restored",
+    );
+    await registerBillingTick(ctx, options);
+  };
+  const timer = setInterval(() => {
+    check().catch((err: unknown) =>
+      ctx.logger.error({ err, component: "scheduler" }, "could not check the billing tick's scheduler"),
+    );
+  }, options.everySeconds * 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }

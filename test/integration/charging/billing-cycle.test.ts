@@ -3,7 +3,13 @@ import { DateTime } from "luxon";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startChargeWorker } from "../../../src/charging/index.js";
 import { subscriptions } from "../../../src/db/schema/index.js";
-import { registerBillingTick, runBillingTick, startTickWorker } from "../../../src/scheduler/index.js";
+import {
+  BILLING_TICK_SCHEDULER_ID,
+  keepBillingTick,
+  registerBillingTick,
+  runBillingTick,
+  startTickWorker,
+} from "../../../src/scheduler/index.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
 import {
   attemptsOf,
@@ -139,5 +145,24 @@ describe("billing cycle", () => {
     await registerBillingTick(h.ctx, { everySeconds: 0.2 });
     startTickWorker(h.ctx, { batchSize: 10 });
     await chargeStatuses(h, sub.subscriptionId, ["paid"]);
+  });
+
+  it("puts the tick's scheduler back when Redis loses it while the scheduler runs", async () => {
+    await registerBillingTick(h.ctx, { everySeconds: 0.2 });
+    const stop = keepBillingTick(h.ctx, { everySeconds: 0.05 });
+    try {
+      await h.ctx.queues.obliterate();
+      const queue = h.ctx.queues.queue("billing-tick");
+      expect(await queue.getJobScheduler(BILLING_TICK_SCHEDULER_ID)).toBeUndefined();
+      await eventually(async () =>
+        expect(await queue.getJobScheduler(BILLING_TICK_SCHEDULER_ID)).toBeDefined(),
+      );
+
+      const sub = await createSubscription(h);
+      startTickWorker(h.ctx, { batchSize: 10 });
+      await chargeStatuses(h, sub.subscriptionId, ["paid"]);
+    } finally {
+      stop();
+    }
   });
 });
