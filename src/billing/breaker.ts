@@ -1,23 +1,29 @@
 /**
  * The gateway circuit breaker's rule. One card refused with -7 is that card's problem; dozens in a
  * few minutes are ours: a gateway that lost its state, a wrong API key, the test environment
- * instead of production. So are many payments "not found" that we recorded as sent, and
- * authentication refusals (-1 unauthorized, -8 invalid token format). Acting on each of those as
+ * instead of production. So are authentication refusals (-1 unauthorized, -8 invalid token
+ * format), and status checks that no longer find the payments we sent. Acting on each of those as
  * if it were about one card would mark every subscription unpaid, send invoices for money already
  * taken, or retry payments that went through. Pure: the signals are counted in Postgres.
  *
- * Each threshold counts signals within the window since the breaker was last closed; 0 turns that
- * signal off. Tripping stops collection until an operator resumes it.
+ * "Not found" alone is also what an ordinary 5xx or timeout that never reached the gateway gives,
+ * so it counts only when almost every status check of the window finds nothing: a gateway that
+ * forgot finds none of the payments it took, a flaky one still finds those it applied
+ * (`found`, recorded by the same checks). Each threshold counts signals within the window since
+ * the breaker was last closed; 0 turns that signal off. Tripping stops collection until an
+ * operator resumes it.
  */
-export const BREAKER_SIGNALS = ["token_refused", "not_found", "auth_refused"] as const;
+export const BREAKER_SIGNALS = ["token_refused", "not_found", "auth_refused", "found"] as const;
 
 export type BreakerSignal = (typeof BREAKER_SIGNALS)[number];
 
 export interface BreakerThresholds {
   /** Distinct cards refused with -7. */
   readonly tokenRefused: number;
-  /** Attempts released because CheckStatus did not know their orderId. */
+  /** Attempts released because CheckStatus did not know their orderId… */
   readonly notFound: number;
+  /** …when at least this share (0–1) of the window's status checks found nothing. */
+  readonly notFoundShare: number;
   /** Calls answered -1 or -8. */
   readonly authRefused: number;
 }
@@ -26,34 +32,36 @@ export type BreakerCounts = Readonly<Record<BreakerSignal, number>>;
 
 export type BreakerVerdict =
   | { readonly trip: false }
-  | { readonly trip: true; readonly signal: BreakerSignal; readonly reason: string };
-
-const THRESHOLD: Record<BreakerSignal, keyof BreakerThresholds> = {
-  token_refused: "tokenRefused",
-  not_found: "notFound",
-  auth_refused: "authRefused",
-};
-
-const DESCRIBED: Record<BreakerSignal, string> = {
-  token_refused: "different cards refused with -7 (no recurring or autosave payment for the token)",
-  not_found: 'payments we sent that CheckStatus reports "not found"',
-  auth_refused: "calls refused with -1 (unauthorized) or -8 (invalid token)",
-};
+  | { readonly trip: true; readonly signal: Exclude<BreakerSignal, "found">; readonly reason: string };
 
 export function breakerVerdict(
   counts: BreakerCounts,
   thresholds: BreakerThresholds,
   windowSeconds: number,
 ): BreakerVerdict {
-  for (const signal of BREAKER_SIGNALS) {
-    const threshold = thresholds[THRESHOLD[signal]];
-    if (threshold > 0 && counts[signal] >= threshold) {
-      return {
-        trip: true,
-        signal,
-        reason: `${counts[signal]} ${DESCRIBED[signal]} within ${windowSeconds} s (threshold ${threshold})`,
-      };
-    }
+  const over = (count: number, threshold: number) => threshold > 0 && count >= threshold;
+  const within = `within ${windowSeconds} s`;
+  if (over(counts.token_refused, thresholds.tokenRefused)) {
+    return {
+      trip: true,
+      signal: "token_refused",
+      reason: `${counts.token_refused} different cards refused with -7 (no recurring or autosave payment for the token) ${within} (threshold ${thresholds.tokenRefused})`,
+    };
+  }
+  if (over(counts.auth_refused, thresholds.authRefused)) {
+    return {
+      trip: true,
+      signal: "auth_refused",
+      reason: `${counts.auth_refused} calls refused with -1 (unauthorized) or -8 (invalid token) ${within} (threshold ${thresholds.authRefused})`,
+    };
+  }
+  const checks = counts.not_found + counts.found;
+  if (over(counts.not_found, thresholds.notFound) && counts.not_found >= thresholds.notFoundShare * checks) {
+    return {
+      trip: true,
+      signal: "not_found",
+      reason: `${counts.not_found} of ${checks} status checks of payments we sent found nothing ${within} (threshold ${thresholds.notFound}, share ${thresholds.notFoundShare})`,
+    };
   }
   return { trip: false };
 }

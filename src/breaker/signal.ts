@@ -1,4 +1,9 @@
-import { type BreakerCounts, type BreakerSignal, breakerVerdict } from "../billing/index.js";
+import {
+  type BreakerCounts,
+  type BreakerSignal,
+  type BreakerThresholds,
+  breakerVerdict,
+} from "../billing/index.js";
 import type { Config } from "../config/index.js";
 import type { EngineContext } from "../context/index.js";
 import { pgInteger } from "../db/index.js";
@@ -12,15 +17,23 @@ import { recordEvents } from "../events/index.js";
  * paused now, so the caller holds what it was about to condemn (a card, a charge) instead.
  *
  * Cards refused with -7 count once per card, so one card refused on every retry never trips it.
+ * `found` (a status check that found the payment) is recorded only to weigh "not found".
  */
 type Ctx = Pick<EngineContext, "db" | "clock" | "logger" | "config">;
 
+/** The transaction-scoped advisory lock taken around the breaker's count. */
+const BREAKER_LOCK = "billing-engine:gateway-breaker";
+
 export function breakerThresholds(
-  config: Pick<Config, "BREAKER_TOKEN_REFUSALS" | "BREAKER_NOT_FOUND" | "BREAKER_AUTH_REFUSALS">,
-) {
+  config: Pick<
+    Config,
+    "BREAKER_TOKEN_REFUSALS" | "BREAKER_NOT_FOUND" | "BREAKER_NOT_FOUND_SHARE" | "BREAKER_AUTH_REFUSALS"
+  >,
+): BreakerThresholds {
   return {
     tokenRefused: config.BREAKER_TOKEN_REFUSALS,
     notFound: config.BREAKER_NOT_FOUND,
+    notFoundShare: config.BREAKER_NOT_FOUND_SHARE,
     authRefused: config.BREAKER_AUTH_REFUSALS,
   };
 }
@@ -32,6 +45,9 @@ export async function recordGatewaySignal(
 ): Promise<{ paused: boolean }> {
   const window = ctx.config.BREAKER_WINDOW_SECONDS;
   return ctx.db.$client.begin(async (tx) => {
+    // One signal counted at a time, so processes reporting together cannot each miss the others
+    // and let more through than the threshold (the chaos suite saw 11 cards at a threshold of 10).
+    await tx`select pg_advisory_xact_lock(hashtext(${BREAKER_LOCK}))`;
     await tx`insert into gateway_signals (signal, subject) values (${signal}::breaker_signal, ${subject}::uuid)`;
     const rows = await tx<{ signal: BreakerSignal; count: string }[]>`
       select signal::text as signal, count(distinct coalesce(subject::text, id::text)) as count
@@ -39,7 +55,7 @@ export async function recordGatewaySignal(
       where created_at > greatest(now() - make_interval(secs => ${window}),
         coalesce((select closed_at from gateway_breaker where id = 1), '-infinity'))
       group by signal`;
-    const counts: BreakerCounts = { token_refused: 0, not_found: 0, auth_refused: 0 };
+    const counts: BreakerCounts = { token_refused: 0, not_found: 0, auth_refused: 0, found: 0 };
     const tally: Record<string, number> = counts;
     for (const row of rows) tally[row.signal] = pgInteger(row.count);
     const verdict = breakerVerdict(counts, breakerThresholds(ctx.config), window);

@@ -53,6 +53,8 @@ export async function reconcileAttempt(
 
   switch (decision.kind) {
     case "settle":
+      // A status check that finds what we sent weighs against "the gateway forgot" (breaker/).
+      await recordGatewaySignal(ctx, "found", attempt.id);
       return {
         kind: "settled",
         result: await recordOutcome(ctx, { chargeId, attempt, report: decision.report, actor: ACTOR }),

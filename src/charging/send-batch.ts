@@ -21,7 +21,7 @@ import type { OutcomeInput } from "./settle-batch.js";
  * |----------------|----------------------------------------------------------------|----------------------|
  * | approved,      | recorded with the others that finish together (the flusher,    | its outcome          |
  * | declined,      | settle-batch.ts)                                               |                      |
- * | rejected       |                                                                |                      |
+ * | rejected       | (-1, unauthorized: released like not_sent, it is about our key)|                      |
  * | unknown        | the attempt is marked unknown, to be reconciled                | ChargeOutcomeUnknown |
  * | not_sent       | the attempt is released (no money moved), due again at once    | GatewayNotReached    |
  * | token_unusable | the attempt is released and the card marked unusable           | sent round again     |
@@ -51,6 +51,7 @@ const ACTOR = "gateway";
 
 /** -1 unauthorized (API key), -8 invalid token format: about the account, or every token at once. */
 const AUTH_REFUSALS = new Set(["-1", "-8"]);
+const UNAUTHORIZED = "-1";
 
 export async function sendBatch(
   ctx: EngineContext,
@@ -103,6 +104,11 @@ async function route(
       if (AUTH_REFUSALS.has(report.code)) {
         const { paused } = await recordGatewaySignal(ctx, "auth_refused", attempt.id);
         if (paused) return hold(ctx, release, report);
+        if (report.code === UNAUTHORIZED) {
+          // Our key, not this charge: nothing was processed, so the charge is due again later.
+          await releaseAttempt(ctx, { ...release, code: report.code, description: report.description });
+          throw new GatewayNotReachedError(attempt.chargeId, attempt.attemptNumber, report.description);
+        }
       }
       return flusher.add({ chargeId: attempt.chargeId, attempt, report, actor: ACTOR });
     case "approved":

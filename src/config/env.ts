@@ -97,6 +97,7 @@ export const envSchema = z.object({
   BREAKER_WINDOW_SECONDS: int(10, 86_400).default(300),
   BREAKER_TOKEN_REFUSALS: int(0, 1_000_000).default(10),
   BREAKER_NOT_FOUND: int(0, 1_000_000).default(10),
+  BREAKER_NOT_FOUND_SHARE: z.coerce.number().min(0).max(1).default(0.9),
   BREAKER_AUTH_REFUSALS: int(0, 1_000_000).default(3),
   // Enrolments still pending this long are settled from CheckStatus or expired (src/enrollment).
   ENROLLMENT_PENDING_HOURS: int(1, 24 * 30).default(2),

@@ -39,7 +39,13 @@ describe("API keys", () => {
 
   it("authenticates the key itself and nothing close to it", async () => {
     const { id, key, name, prefix } = await createApiKey(t.db, { name: "merchant" });
-    expect(await authenticateApiKey(t.db, key)).toEqual({ id, name, prefix });
+    expect(await authenticateApiKey(t.db, key)).toEqual({
+      id,
+      name,
+      prefix,
+      scope: "full",
+      allowedOperations: null,
+    });
     const lastChar = key.at(-1) === "a" ? "b" : "a";
     expect(await authenticateApiKey(t.db, `${key.slice(0, -1)}${lastChar}`)).toBeNull();
     expect(await authenticateApiKey(t.db, key.slice(0, -1))).toBeNull();

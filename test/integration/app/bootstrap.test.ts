@@ -123,7 +123,7 @@ describe("createEngine", () => {
     const config = loadConfig({
       NODE_ENV: "production",
       LOG_LEVEL: "silent",
-      DUNNING_RETRY_DAYS: "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
+      DUNNING_RETRY_DAYS: "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21",
     });
     const failure = await createEngine(config).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ConfigError);

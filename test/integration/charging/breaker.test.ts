@@ -132,9 +132,8 @@ describe("the gateway circuit breaker", () => {
     );
     await settled();
     const statuses = await statusesOf(subs);
-    // The first refusal is held for review as any rejected attempt is; the rest wait, due.
-    expect(statuses.filter((s) => s === "needs_review").length).toBeLessThanOrEqual(1);
-    expect(statuses.filter((s) => s === "retrying" || s === "scheduled").length).toBeGreaterThanOrEqual(3);
+    // -1 is about our key, never a charge: every refused attempt is released and waits, due.
+    expect(statuses.filter((s) => s !== "retrying" && s !== "scheduled")).toEqual([]);
     for (const sub of subs) expect(await collections(h, sub.cardToken)).toEqual([]);
   });
 });
