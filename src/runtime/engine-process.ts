@@ -8,6 +8,8 @@ import { configureMerchant, followClock, startInProcessGateway } from "./in-proc
 import { charges, invoices, scheduler, tokens, webhooks } from "./roles.js";
 import { removeRuntimeRecord, writeRuntimeRecord } from "./runtime-file.js";
 import { type EngineSetup, resolveSetup } from "./setup.js";
+import { superviseRoles } from "./supervisor.js";
+import { workerRole } from "./worker-role.js";
 import { usesInProcessGateway } from "./zero-config.js";
 
 /**
@@ -97,13 +99,22 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
       await configureMerchant(simulator, ctx.publicUrl);
       started.push(followClock(ctx.clock, simulator, logger));
     }
-    // The workers' own roles (roles.ts), so this process runs exactly what they would.
-    // engine.close() stops them: the queue system closes every worker it created.
+    // The workers' own roles (roles.ts), so this process runs exactly what they would, each
+    // restarted when it fails. close() stops the supervisor before the engine, so the workers it
+    // closes are not taken for failed ones.
     const roles = [
-      ...(parts.scheduler ? [scheduler] : []),
-      ...(parts.workers ? [charges, invoices, tokens, webhooks] : []),
+      ...(parts.scheduler ? [workerRole("scheduler", scheduler, ctx)] : []),
+      ...(parts.workers
+        ? [
+            workerRole("charges", charges, ctx),
+            workerRole("invoices", invoices, ctx),
+            workerRole("tokens", tokens, ctx),
+            workerRole("webhooks", webhooks, ctx),
+          ]
+        : []),
     ];
-    for (const role of roles) await role(ctx);
+    const supervisor = await superviseRoles(roles, { logger });
+    started.push(() => supervisor.stop());
 
     if (setup.databaseSource === "embedded") {
       await writeRuntimeRecord(setup.dataDir, {
