@@ -60,11 +60,21 @@ async function closeAll(closers: (() => Promise<unknown> | unknown)[], logger: L
   if (failure !== undefined) throw failure;
 }
 
+/**
+ * When the embedded PostgreSQL this process started dies, the process exits 1 at once with one
+ * line on stderr: nothing can work without the database, and a graceful close would only wait on it.
+ */
+function exitOnDatabaseExit(how: string): never {
+  process.stderr.write(`error: ${how}; the engine cannot run without its database, exiting\n`);
+  process.exit(1);
+}
+
 export async function startEngineProcess(options: EngineProcessOptions = {}): Promise<EngineProcess> {
   const env = options.env ?? process.env;
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL || "info" });
   const parts: EngineParts = { http: true, scheduler: true, workers: true, ...options.parts };
   const setup = await resolveSetup(env, logger);
+  setup.onDatabaseExit(exitOnDatabaseExit);
   // Filled as things start; on a failed start, or on close(), they stop in reverse order.
   const started: (() => Promise<unknown> | unknown)[] = [setup.release];
   const stopStarted = () => closeAll([...started].reverse(), logger);
