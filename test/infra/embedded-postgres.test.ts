@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -35,17 +35,28 @@ describe("startEmbeddedPostgres", () => {
       startTimeoutMs: 20_000,
     });
     servers.push(first);
+    const exits: string[] = [];
+    first.onUnexpectedExit((how) => exits.push(how));
     expect(first.url).toMatch(/^postgres:\/\/postgres:[^@]+@127\.0\.0\.1:\d+\/billing$/);
     expect(await selectOne(first.url)).toEqual({ one: 1 });
     // Its exit hooks would stop the server before our own shutdown has drained the workers.
     expect(process.listenerCount("SIGTERM")).toBe(signalHandlers);
     await first.stop();
     await expect(selectOne(first.url)).rejects.toThrow();
+    // Stopped, not died.
+    expect(exits).toEqual([]);
 
     const second = await startEmbeddedPostgres({ dataDir, port: first.port, startTimeoutMs: 10_000 });
     servers.push(second);
     expect(second.url).toBe(first.url);
     expect(await selectOne(second.url)).toEqual({ one: 1 });
+
+    // Killed from outside: reported once, saying how; stop() then returns at once.
+    const died = new Promise<string>((resolve) => second.onUnexpectedExit(resolve));
+    const postmaster = await readFile(path.join(dataDir, "pgdata", "postmaster.pid"), "utf8");
+    const pid = Number(postmaster.split("\n")[0]);
+    process.kill(pid, "SIGKILL");
+    expect(await died).toBe(`the embedded PostgreSQL (pid ${pid}) was killed by SIGKILL`);
     await second.stop();
   }, 30_000);
 });

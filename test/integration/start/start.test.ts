@@ -10,15 +10,16 @@ import { jsonOf, runBilling, scriptArgs, waitFor } from "../cli/support.js";
  * `npm start` on a fresh machine: no configuration at all (PATH and HOME, and a free PORT so
  * parallel suites do not collide), in an empty working directory whose `.data` it fills. It must
  * start an embedded PostgreSQL, BullMQ on it and the simulator in-process, serve /healthz, let
- * the CLI find it through .data/runtime.json, and exit 0 on SIGTERM.
+ * the CLI find it through .data/runtime.json, and exit 0 on SIGTERM without restarting the workers
+ * it closes.
  */
 
-let workDir: string | undefined;
-let engine: ChildProcess | undefined;
+const workDirs: string[] = [];
+const engines: ChildProcess[] = [];
 
 afterAll(async () => {
-  if (engine && engine.exitCode === null) engine.kill("SIGKILL");
-  if (workDir) await rm(workDir, { recursive: true, force: true });
+  for (const engine of engines) if (engine.exitCode === null) engine.kill("SIGKILL");
+  for (const workDir of workDirs) await rm(workDir, { recursive: true, force: true });
 });
 
 function exited(child: ChildProcess): Promise<number | null> {
@@ -28,35 +29,49 @@ function exited(child: ChildProcess): Promise<number | null> {
   });
 }
 
+/** `npm start` with no configuration in a fresh directory, once it serves /healthz. */
+async function startEngine() {
+  const workDir = await mkdtemp(path.join(tmpdir(), "billing-start-"));
+  workDirs.push(workDir);
+  // As root, the embedded PostgreSQL runs as the `postgres` user, which must reach .data inside.
+  await chmod(workDir, 0o755);
+  const port = await findFreePort();
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) };
+  const engine = spawn(process.execPath, scriptArgs("start"), {
+    cwd: workDir,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  engines.push(engine);
+  const output = { stdout: "", stderr: "" };
+  engine.stdout?.on("data", (chunk: Buffer) => {
+    output.stdout += chunk.toString();
+  });
+  engine.stderr?.on("data", (chunk: Buffer) => {
+    output.stderr += chunk.toString();
+  });
+  const code = exited(engine);
+
+  await waitFor(
+    "/healthz",
+    async () => {
+      if (engine.exitCode !== null)
+        throw new Error(`npm start exited with ${engine.exitCode}:\n${output.stdout}${output.stderr}`);
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+      return response?.ok ? response : undefined;
+    },
+    { timeoutMs: 90_000, everyMs: 250 },
+  );
+  return { workDir, env, engine, output, code };
+}
+
 describe("npm start with no configuration", () => {
   it("starts everything, serves /healthz, is found by the CLI, and stops on SIGTERM", async () => {
-    workDir = await mkdtemp(path.join(tmpdir(), "billing-start-"));
-    // As root, the embedded PostgreSQL runs as the `postgres` user, which must reach .data inside.
-    await chmod(workDir, 0o755);
-    const port = await findFreePort();
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) };
-    engine = spawn(process.execPath, scriptArgs("start"), {
-      cwd: workDir,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    engine.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    const code = exited(engine);
-
-    await waitFor(
-      "/healthz",
-      async () => {
-        if (engine?.exitCode !== null)
-          throw new Error(`npm start exited with ${engine?.exitCode}:\n${stdout}`);
-        const response = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
-        return response?.ok ? response : undefined;
-      },
-      { timeoutMs: 90_000, everyMs: 250 },
+    const { workDir, env, engine, output, code } = await startEngine();
+    await waitFor("the summary", async () =>
+      output.stdout.includes("  runtime ") ? output.stdout : undefined,
     );
-    await waitFor("the summary", async () => (stdout.includes("  runtime ") ? stdout : undefined));
+    const { stdout } = output;
     expect(stdout).toContain("billing engine running: HTTP server, scheduler, workers");
     expect(stdout).toContain("embedded PostgreSQL");
     expect(stdout).toContain("BullMQ on PostgreSQL");
@@ -82,5 +97,8 @@ describe("npm start with no configuration", () => {
     engine.kill("SIGTERM");
     expect(await code).toBe(0);
     await expect(stat(runtimeFile)).rejects.toThrow();
+    // The workers closed on shutdown were not taken for failed ones.
+    expect(output.stdout).toContain("shut down");
+    expect(output.stdout).not.toContain("role failed");
   }, 180_000);
 });
