@@ -3,9 +3,11 @@
  * successful GetnewPayment per card token (each bench subscription has its own token and one
  * period) and every order id distinct; in the database N paid charges over N subscriptions with N
  * distinct transactions; and the ledger's total equal to the database's paid total to the minor
- * unit (the ledger's decimal strings converted exactly).
+ * unit (the ledger's decimal strings converted exactly); and every late duplicate payment refunded
+ * (late-payments/).
  */
 import type postgres from "postgres";
+import { latePaymentReport } from "../../src/late-payments/index.js";
 import { toMinor } from "../../src/money/index.js";
 import { collections, readLedgerPayments } from "./ledger.js";
 
@@ -27,6 +29,7 @@ export async function exactlyOnce(simUrl: string, db: postgres.Sql, n: number): 
            count(distinct paid_transaction_id) as transactions, sum(amount_minor) as total
     from charges where status = 'paid'`;
   const paid = Number(row!.paid);
+  const late = await latePaymentReport(db);
   const dbTotal = Number(row!.total ?? 0);
   return [
     {
@@ -48,6 +51,11 @@ export async function exactlyOnce(simUrl: string, db: postgres.Sql, n: number): 
       name: "ledger total = database paid total",
       ok: ledgerTotal === dbTotal,
       detail: `${ledgerTotal} vs ${dbTotal} minor units`,
+    },
+    {
+      name: "late duplicates: every one refunded",
+      ok: late.duplicatesLeft === 0,
+      detail: `${late.duplicatesDetected} detected, ${late.duplicatesRefunded} refunded, ${late.duplicatesLeft} left`,
     },
   ];
 }

@@ -102,10 +102,10 @@ export const latePayment: Scenario = {
     await h.seed(run.n);
     // Settled only once every held payment was applied, found late and refunded as a duplicate.
     const { settleMs, breakerCheck } = await settleWithBreakerClosed(run, started, async () => {
-      const late = await latePaymentReport(h.ctx);
+      const late = await latePaymentReport(h.ctx.db.$client);
       return late.duplicatesDetected + late.foundLatePaid >= LATE_PAYMENTS && late.duplicatesLeft === 0;
     });
-    const late = await latePaymentReport(h.ctx);
+    const late = await latePaymentReport(h.ctx.db.$client);
     run.notes.push(
       `late payments: ${late.duplicatesDetected} duplicates detected, ${late.duplicatesRefunded} refunded, ${late.foundLatePaid} paid their charge late`,
     );

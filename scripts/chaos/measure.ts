@@ -53,7 +53,7 @@ export async function measure(h: Harness): Promise<Measurement> {
         select 1 from charges c where c.subscription_id = s.id
           and c.status in ('paid', 'scheduled', 'processing', 'retrying', 'needs_review'))) as lost`;
   const count = (key: string) => Number(row?.[key] ?? 0);
-  const late = await latePaymentReport(h.ctx);
+  const late = await latePaymentReport(h.ctx.db.$client);
   const breaker = await breakerState(h.ctx.db.$client);
   return {
     expected: h.due,

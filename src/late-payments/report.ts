@@ -1,5 +1,4 @@
-import type { EngineContext } from "../context/index.js";
-import { pgInteger } from "../db/index.js";
+import { pgInteger, type SqlRunner } from "../db/index.js";
 
 /**
  * What late payments came to, for the bench, the chaos suite and operators: attempts still
@@ -14,8 +13,8 @@ export interface LatePaymentReport {
   readonly duplicatesLeft: number;
 }
 
-export async function latePaymentReport(ctx: Pick<EngineContext, "db">): Promise<LatePaymentReport> {
-  const [row] = await ctx.db.$client<Record<string, string>[]>`
+export async function latePaymentReport(sql: SqlRunner): Promise<LatePaymentReport> {
+  const [row] = await sql<Record<string, string>[]>`
     select
       (select count(*) from charge_attempts
         where status = 'failed_permanently' and late_check_at is not null) as watched,

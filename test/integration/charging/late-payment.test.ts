@@ -99,7 +99,7 @@ describe("payments the gateway applies late", () => {
       { data: { resolution: "duplicate", attempt: 1, transaction_id: late.transactionId } },
     ]);
     expect(await eventsOf(charge.id, "charge.duplicate_refunded")).toHaveLength(1);
-    expect(await latePaymentReport(h.ctx)).toEqual({
+    expect(await latePaymentReport(h.ctx.db.$client)).toEqual({
       watched: 0,
       foundLatePaid: 0,
       duplicatesDetected: 1,
