@@ -3,7 +3,7 @@ import { UnrecoverableError } from "bullmq";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Clock, systemClock } from "../../src/clock/index.js";
-import { type ClockStore, createSharedClock } from "../../src/context/index.js";
+import { createSharedClock } from "../../src/context/index.js";
 import { webhookDeliveries } from "../../src/db/schema/index.js";
 import { EVENT_TYPES, recordEvent } from "../../src/events/index.js";
 import { silentLogger } from "../../src/logger/index.js";
@@ -18,6 +18,7 @@ import {
   webhookEnqueuer,
   webhookJobProcessor,
 } from "../../src/webhooks/index.js";
+import { memoryClockStore } from "../support/clock-store.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { disableAllEndpoints, RECEIVER_HOSTS, webhookTestContext } from "./fixtures.js";
 import { WebhookReceiver } from "./receiver.js";
@@ -119,14 +120,7 @@ describe("webhooks through BullMQ", () => {
   });
 
   it("reads the shared billing clock afresh for each job: a delivery made due by another process goes out", async () => {
-    let stored = systemClock.now().minus({ hours: 1 });
-    const store: ClockStore = {
-      read: async () => stored,
-      update: async (change) => {
-        stored = change(stored);
-        return stored;
-      },
-    };
+    const store = memoryClockStore(systemClock.now().minus({ hours: 1 }));
     const workerClock = await createSharedClock(store);
     const otherProcess = await createSharedClock(store);
     const ctx = context(workerClock);

@@ -1,6 +1,6 @@
-import type { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ClockStore, createSharedClock } from "../../../src/context/index.js";
+import { createSharedClock } from "../../../src/context/index.js";
+import { memoryClockStore } from "../../support/clock-store.js";
 import {
   type EnrollmentWorld,
   enrollNew,
@@ -23,21 +23,10 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-function memoryStore(initial: DateTime): ClockStore {
-  let stored = initial;
-  return {
-    read: async () => stored,
-    update: async (change) => {
-      stored = change(stored);
-      return stored;
-    },
-  };
-}
-
 describe("HTTP requests read the shared billing clock afresh", () => {
   it("starts a subscription paid through a callback at the time another process moved the clock to", async () => {
     const h = world.h;
-    const store = memoryStore(h.clock.now());
+    const store = memoryClockStore(h.clock.now());
     h.ctx.clock = await createSharedClock(store);
     const other = await createSharedClock(store);
 
