@@ -42,6 +42,8 @@ export interface Release {
   readonly held?: boolean;
   /** Seconds until CheckStatus is asked again about this attempt; absent or null: not watched. */
   readonly lateCheckAfterSeconds?: number | null;
+  /** The charge is due again this many seconds from now (billing clock); default 0, at once. */
+  readonly dueAfterSeconds?: number;
 }
 
 /** Returns false when the attempt was no longer open (another worker settled it first). */
@@ -67,9 +69,13 @@ export async function releaseAttempt(
     assertChargeTransition(charge.status, "retrying");
     const canceled = subscription.status === "canceled";
     if (canceled) assertChargeTransition("retrying", "canceled");
+    const dueAt = now
+      .plus({ seconds: release.dueAfterSeconds ?? 0 })
+      .toUTC()
+      .toISO();
     await tx`
       update charges set status = ${canceled ? "canceled" : "retrying"}::charge_status,
-        next_attempt_at = ${canceled ? null : at}::timestamptz
+        next_attempt_at = ${canceled ? null : dueAt}::timestamptz
       where id = ${release.chargeId}::uuid`;
     if (release.unusablePaymentMethodId) {
       await tx`

@@ -43,7 +43,9 @@ export type ChargeResult =
  * - claimed_elsewhere: another worker claimed it between our read and our claim;
  * - already_recorded: another worker recorded this outcome first;
  * - payment_method_unusable: forced on an uncollectible charge whose card cannot be charged;
- * - collection_paused: the gateway circuit breaker is open (breaker/); it waits, due, until resumed.
+ * - collection_paused: the gateway circuit breaker is open (breaker/); it waits, due, until resumed;
+ * - card_refused_once: the gateway refused the card (-7) for the first time; it is asked again
+ *   after TOKEN_REFUSAL_CONFIRM_SECONDS before the card is retired.
  */
 export type SkipReason =
   | "settled"
@@ -52,7 +54,8 @@ export type SkipReason =
   | "claimed_elsewhere"
   | "already_recorded"
   | "payment_method_unusable"
-  | "collection_paused";
+  | "collection_paused"
+  | "card_refused_once";
 
 export function skipped(chargeId: string, reason: SkipReason): ChargeResult {
   return { kind: "skipped", chargeId, reason };

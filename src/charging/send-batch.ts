@@ -5,11 +5,11 @@ import { callGateway } from "./call-gateway.js";
 import type { RecordedAttempt } from "./claim-batch.js";
 import { ChargeOutcomeUnknownError, CollectionPausedError, GatewayNotReachedError } from "./errors.js";
 import type { GatewayLimiter } from "./gateway-limiter.js";
-import type { GatewayReport } from "./gateway-report.js";
+import { type GatewayReport, TOKEN_NOT_FOUND_CODE } from "./gateway-report.js";
 import { markAttemptUnknown } from "./mark-attempt-unknown.js";
 import type { OutcomeFlusher } from "./outcome-flusher.js";
 import { releaseAttempt } from "./release-attempt.js";
-import type { ChargeResult } from "./result.js";
+import { type ChargeResult, skipped } from "./result.js";
 import type { OutcomeInput } from "./settle-batch.js";
 
 /**
@@ -24,7 +24,9 @@ import type { OutcomeInput } from "./settle-batch.js";
  * | rejected       | (-1, unauthorized: released like not_sent, it is about our key)|                      |
  * | unknown        | the attempt is marked unknown, to be reconciled                | ChargeOutcomeUnknown |
  * | not_sent       | the attempt is released (no money moved), due again at once    | GatewayNotReached    |
- * | token_unusable | the attempt is released and the card marked unusable           | sent round again     |
+ * | token_unusable | first -7 for the card: released, due again after                | skipped              |
+ * |                | TOKEN_REFUSAL_CONFIRM_SECONDS; the next one: released, and the |                      |
+ * |                | card marked unusable                                           | sent round again     |
  *
  * A -7 and an authentication refusal (-1, -8) are also signs of a systemic failure (a gateway that
  * lost its state, a wrong key or environment): each is recorded with the circuit breaker
@@ -133,6 +135,18 @@ async function route(
     case "token_unusable": {
       const { paused } = await recordGatewaySignal(ctx, "token_refused", send.paymentMethodId);
       if (paused) return hold(ctx, release, report);
+      const confirmAfter = ctx.config.TOKEN_REFUSAL_CONFIRM_SECONDS;
+      if (confirmAfter > 0 && !(await refusedBefore(ctx, send))) {
+        // A gateway that lost its state refuses every card at once; the breaker needs a few of
+        // them to tell. So a card is retired only when it is refused again, later.
+        await releaseAttempt(ctx, {
+          ...release,
+          code: report.code,
+          description: `${report.description} (asked again before the card is retired)`,
+          dueAfterSeconds: confirmAfter,
+        });
+        return skipped(attempt.chargeId, "card_refused_once");
+      }
       await releaseAttempt(ctx, {
         ...release,
         code: report.code,
@@ -159,4 +173,14 @@ async function hold(
     description: `${report.description} (held: the gateway circuit breaker is open)`,
   });
   throw new CollectionPausedError(release.chargeId, `${report.code}: ${report.description}`);
+}
+
+/** Whether this card was already refused with -7 for this charge (an earlier attempt released so). */
+async function refusedBefore(ctx: EngineContext, send: SendableAttempt): Promise<boolean> {
+  const [row] = await ctx.db.$client`
+    select 1 from charge_attempts a join payment_methods m on m.id = ${send.paymentMethodId}::uuid
+    where a.charge_id = ${send.attempt.chargeId}::uuid and a.id <> ${send.attempt.id}::uuid
+      and a.decline_code = ${String(TOKEN_NOT_FOUND_CODE)} and a.created_at >= m.created_at
+    limit 1`;
+  return row !== undefined;
 }

@@ -99,6 +99,8 @@ export const envSchema = z.object({
   BREAKER_NOT_FOUND: int(0, 1_000_000).default(10),
   BREAKER_NOT_FOUND_SHARE: z.coerce.number().min(0).max(1).default(0.9),
   BREAKER_AUTH_REFUSALS: int(0, 1_000_000).default(3),
+  // A card's first -7 is asked about again this long after (billing clock) before it is retired; 0: at once.
+  TOKEN_REFUSAL_CONFIRM_SECONDS: int(0, 86_400).default(300),
   // Enrolments still pending this long are settled from CheckStatus or expired (src/enrollment).
   ENROLLMENT_PENDING_HOURS: int(1, 24 * 30).default(2),
   // Late payments (src/late-payments): attempts closed as "not found" are asked about again.
