@@ -16,7 +16,7 @@ export interface BreakerState {
   readonly closedBy: string | null;
 }
 
-interface Row {
+export interface BreakerRow {
   opened_at: string | null;
   reason: string | null;
   signal: BreakerSignal | null;
@@ -33,7 +33,7 @@ export const CLOSED: BreakerState = {
   closedBy: null,
 };
 
-export function stateOf(row: Row | undefined): BreakerState {
+export function stateOf(row: BreakerRow | undefined): BreakerState {
   if (!row) return CLOSED;
   return {
     open: row.opened_at !== null && row.closed_at === null,
@@ -46,7 +46,7 @@ export function stateOf(row: Row | undefined): BreakerState {
 }
 
 export async function breakerState(sql: SqlRunner): Promise<BreakerState> {
-  const [row] = await sql<Row[]>`
+  const [row] = await sql<BreakerRow[]>`
     select opened_at, reason, signal, closed_at, closed_by from gateway_breaker where id = 1`;
   return stateOf(row);
 }
