@@ -150,7 +150,8 @@ describe("the charge worker when its database connections are terminated", () =>
   }, 180_000);
 
   it("exits 1 when the database stays unreachable past WORKER_CONNECTION_GRACE_MS", async () => {
-    worker = startWorker(h, { WORKER_CONNECTION_GRACE_MS: "1000" });
+    // A short shutdown budget: the exit must not wait the default 30 s for pools that cannot close.
+    worker = startWorker(h, { WORKER_CONNECTION_GRACE_MS: "1000", SHUTDOWN_TIMEOUT_MS: "3000" });
     const running = worker;
     await eventually(async () => expect(await terminateWorkerBackends(h)).toBeGreaterThan(0), 30_000);
 
@@ -159,9 +160,9 @@ describe("the charge worker when its database connections are terminated", () =>
 
     const code = await Promise.race([
       running.exited,
-      new Promise<string>((resolve) => setTimeout(() => resolve("still running"), 20_000).unref()),
+      new Promise<string>((resolve) => setTimeout(() => resolve("still running"), 40_000).unref()),
     ]);
     expect(code, running.output()).toBe(1);
     expect(running.output()).not.toMatch(/TypeError/);
-  }, 60_000);
+  }, 90_000);
 });
