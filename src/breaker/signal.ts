@@ -8,6 +8,7 @@ import type { Config } from "../config/index.js";
 import type { EngineContext } from "../context/index.js";
 import { pgInteger } from "../db/index.js";
 import { recordEvents } from "../events/index.js";
+import { collectionPaused } from "./state.js";
 
 /**
  * Rule: every sign of a systemic gateway failure is recorded (gateway_signals) and, in the same
@@ -44,6 +45,12 @@ export async function recordGatewaySignal(
   subject: string | null,
 ): Promise<{ paused: boolean }> {
   const window = ctx.config.BREAKER_WINDOW_SECONDS;
+  if (signal === "found") {
+    // A payment found only weighs against "not found": it can trip nothing, so it is recorded
+    // without the lock and the count, which a fault storm would otherwise serialise on.
+    await ctx.db.$client`insert into gateway_signals (signal, subject) values ('found', ${subject}::uuid)`;
+    return { paused: await collectionPaused(ctx.db.$client) };
+  }
   return ctx.db.$client.begin(async (tx) => {
     // One signal counted at a time, so processes reporting together cannot each miss the others
     // and let more through than the threshold (the chaos suite saw 11 cards at a threshold of 10).
@@ -59,11 +66,7 @@ export async function recordGatewaySignal(
     const tally: Record<string, number> = counts;
     for (const row of rows) tally[row.signal] = pgInteger(row.count);
     const verdict = breakerVerdict(counts, breakerThresholds(ctx.config), window);
-    if (!verdict.trip) {
-      const [open] = await tx`
-        select 1 from gateway_breaker where id = 1 and opened_at is not null and closed_at is null`;
-      return { paused: open !== undefined };
-    }
+    if (!verdict.trip) return { paused: await collectionPaused(tx) };
     const opened = await tx`
       insert into gateway_breaker as b (id, opened_at, reason, signal)
       values (1, now(), ${verdict.reason}, ${verdict.signal}::breaker_signal)

@@ -106,11 +106,8 @@ async function route(
       if (AUTH_REFUSALS.has(report.code)) {
         const { paused } = await recordGatewaySignal(ctx, "auth_refused", attempt.id);
         if (paused) return hold(ctx, release, report);
-        if (report.code === UNAUTHORIZED) {
-          // Our key, not this charge: nothing was processed, so the charge is due again later.
-          await releaseAttempt(ctx, { ...release, code: report.code, description: report.description });
-          throw new GatewayNotReachedError(attempt.chargeId, attempt.attemptNumber, report.description);
-        }
+        // Our key, not this charge: nothing was processed, so the charge is due again later.
+        if (report.code === UNAUTHORIZED) return notSent(ctx, release, report.code, report.description);
       }
       return flusher.add({ chargeId: attempt.chargeId, attempt, report, actor: ACTOR });
     case "approved":
@@ -130,8 +127,7 @@ async function route(
         report.description,
       );
     case "not_sent":
-      await releaseAttempt(ctx, { ...release, code: "not_sent", description: report.description });
-      throw new GatewayNotReachedError(attempt.chargeId, attempt.attemptNumber, report.description);
+      return notSent(ctx, release, "not_sent", report.description);
     case "token_unusable": {
       const { paused } = await recordGatewaySignal(ctx, "token_refused", send.paymentMethodId);
       if (paused) return hold(ctx, release, report);
@@ -158,13 +154,26 @@ async function route(
   }
 }
 
+type Release = { chargeId: string; attemptId: string; attemptNumber: number; actor: string };
+
+/** The gateway took nothing: the attempt is released and the charge is due again (BullMQ retries). */
+async function notSent(
+  ctx: EngineContext,
+  release: Release,
+  code: string,
+  description: string,
+): Promise<never> {
+  await releaseAttempt(ctx, { ...release, code, description });
+  throw new GatewayNotReachedError(release.chargeId, release.attemptNumber, description);
+}
+
 /**
  * With the breaker open, a refusal is not about this card or charge: the attempt is released (no
  * money moved), the card is left usable, and the charge waits, due, for collection to resume.
  */
 async function hold(
   ctx: EngineContext,
-  release: { chargeId: string; attemptId: string; attemptNumber: number; actor: string },
+  release: Release,
   report: { code: string; description: string },
 ): Promise<never> {
   await releaseAttempt(ctx, {
