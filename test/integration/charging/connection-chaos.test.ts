@@ -151,8 +151,15 @@ describe("the charge worker when its database connections are terminated", () =>
 
   it("exits 1 when the database stays unreachable past WORKER_CONNECTION_GRACE_MS", async () => {
     // A short shutdown budget: the exit must not wait the default 30 s for pools that cannot close.
-    worker = startWorker(h, { WORKER_CONNECTION_GRACE_MS: "1000", SHUTDOWN_TIMEOUT_MS: "3000" });
+    worker = startWorker(h, {
+      WORKER_CONNECTION_GRACE_MS: "1000",
+      SHUTDOWN_TIMEOUT_MS: "3000",
+      LOG_LEVEL: "info",
+    });
     const running = worker;
+    // Cut the database only once the worker runs (its connection watch starts after boot); on a
+    // loaded machine having a backend is not enough, it may still be booting.
+    await eventually(async () => expect(running.output()).toContain("worker process running"), 60_000);
     await eventually(async () => expect(await terminateWorkerBackends(h)).toBeGreaterThan(0), 30_000);
 
     await allowConnections(h, false);
@@ -164,5 +171,5 @@ describe("the charge worker when its database connections are terminated", () =>
     ]);
     expect(code, running.output()).toBe(1);
     expect(running.output()).not.toMatch(/TypeError/);
-  }, 90_000);
+  }, 150_000);
 });
