@@ -1,23 +1,23 @@
 /**
  * Import layering (npm run lint): a layer imports only layers below it, and nothing imports in a
  * circle. From the bottom:
- *   foundations     config, clock, money, logger, crypto
+ *   foundations     config, clock, money, logger, crypto, metrics
  *   domain          billing (pure: periods, dunning, state tables)
  *   infrastructure  db (its enums are the domain's state tables), gateway, queue, infra
  *   context         context (the engine context and the shared billing clock)
  *   services     charging, scheduler, enrollment, invoicing, refunds, cancellation, dunning,
- *                customers, plans, events, webhooks, apikeys, imports, late-payments, breaker
+ *                customers, plans, events, webhooks, apikeys, imports, late-payments, breaker, ops
  *   edges        http, api, cli, runtime, app (the composition root)
  * The gateway simulator is a product of its own beside the engine: it may use foundations and the
  * domain, never the engine's services or edges, and the engine never imports it except at the edges
  * that start it (runtime, cli).
  */
-const FOUNDATIONS = "^src/(config|clock|money|logger|crypto)/";
+const FOUNDATIONS = "^src/(config|clock|money|logger|crypto|metrics)/";
 const DOMAIN = "^src/billing/";
 const INFRASTRUCTURE = "^src/(db|gateway|queue|infra)/";
 const CONTEXT = "^src/context/";
 const SERVICES =
-  "^src/(charging|scheduler|enrollment|invoicing|refunds|cancellation|dunning|customers|plans|events|webhooks|apikeys|imports|late-payments|breaker)/";
+  "^src/(charging|scheduler|enrollment|invoicing|refunds|cancellation|dunning|customers|plans|events|webhooks|apikeys|imports|late-payments|breaker|ops)/";
 const EDGES = "^src/(http|api|cli|runtime|app)/";
 const SIMULATOR = "^src/simulator/";
 

@@ -1,6 +1,7 @@
+import { performance } from "node:perf_hooks";
 import { type EngineContext, refreshClock } from "../context/index.js";
 import { newCardLink } from "../http/index.js";
-import { runBillingTick } from "../scheduler/index.js";
+import { BILLING_TICK, recordTickEnd, recordTickStart, runBillingTick } from "../scheduler/index.js";
 import { dispatchDueWebhooks, notifyExpiringPaymentMethods, webhookEnqueuer } from "../webhooks/index.js";
 
 /** Due webhook deliveries found again from the database per tick; more wait for the next one. */
@@ -9,8 +10,29 @@ const WEBHOOK_DISPATCH_LIMIT = 500;
 /**
  * One tick: billing work, then the webhook deliveries that came due (found again from Postgres,
  * so a lost job or a Redis wipe only delays them), then the notices for cards about to expire.
+ * Its start and end are recorded in tick_runs, so any process can tell a tick that stalled.
  */
 export async function runTick(ctx: EngineContext) {
+  const sql = ctx.db.$client;
+  await recordTickStart(sql, BILLING_TICK);
+  const started = performance.now();
+  try {
+    const result = await tickSteps(ctx);
+    const durationMs = performance.now() - started;
+    await recordTickEnd(sql, BILLING_TICK, { outcome: result.paused ? "paused" : "ok", durationMs });
+    return { ...result, durationMs };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await recordTickEnd(sql, BILLING_TICK, {
+      outcome: "failed",
+      durationMs: performance.now() - started,
+      error: message,
+    }).catch(() => undefined); // the database may be what failed; the tick's own error is thrown
+    throw error;
+  }
+}
+
+async function tickSteps(ctx: EngineContext) {
   await refreshClock(ctx.clock);
   const billing = await runBillingTick(ctx, { batchSize: ctx.config.BILLING_BATCH_SIZE });
   const webhooks = await dispatchDueWebhooks(ctx, {

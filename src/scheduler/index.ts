@@ -15,3 +15,11 @@ export {
   type TickOptions,
   type TickResult,
 } from "./tick.js";
+export {
+  BILLING_TICK,
+  lastTickRun,
+  recordTickEnd,
+  recordTickStart,
+  type TickOutcome,
+  type TickRun,
+} from "./tick-runs.js";

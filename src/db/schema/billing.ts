@@ -57,6 +57,15 @@ export const charges = pgTable(
         sql`${t.status} in ('scheduled', 'retrying') and ${t.nextAttemptAt} is not null and ${t.dispatchedAt} is null`,
       ),
     index("charges_uncollectible_idx").on(t.id).where(sql`${t.status} = 'uncollectible'`),
+    // The ops dashboard (ops/): collections and recoveries by time, read index-only (the trailing
+    // key columns are all the aggregates need), and the charges held for a person.
+    index("charges_paid_at_idx")
+      .on(t.paidAt, t.currency, t.amountMinor, t.attemptCount)
+      .where(sql`${t.status} = 'paid'`),
+    index("charges_first_failed_idx")
+      .on(t.firstFailedAt, t.status, t.attemptCount, t.currency, t.amountMinor)
+      .where(sql`${t.firstFailedAt} is not null`),
+    index("charges_needs_review_idx").on(t.updatedAt).where(sql`${t.status} = 'needs_review'`),
     index("charges_dispatched_idx")
       .on(t.dispatchedAt)
       .where(sql`${t.status} in ('scheduled', 'retrying') and ${t.dispatchedAt} is not null`),
@@ -124,6 +133,11 @@ export const chargeAttempts = pgTable(
       .on(t.lateCheckAt)
       .where(sql`${t.status} = 'failed_permanently' and ${t.lateCheckAt} is not null`),
     index("charge_attempts_duplicate_idx").on(t.duplicateAt).where(sql`${t.duplicateAt} is not null`),
+    // The ops dashboard's declines and unknown outcomes by time (ops/).
+    index("charge_attempts_settled_idx")
+      .on(t.settledAt, t.status, t.chargeId)
+      .where(sql`${t.settledAt} is not null and ${t.status} <> 'approved'`),
+    index("charge_attempts_open_idx").on(t.createdAt).where(sql`${t.status} in ('unknown', 'needs_review')`),
     check(
       "charge_attempts_late_watch_closed",
       sql`${t.lateCheckAt} is null or ${t.status} = 'failed_permanently'`,
@@ -170,6 +184,7 @@ export const invoices = pgTable(
   },
   (t) => [
     index("invoices_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    index("invoices_failed_idx").on(t.createdAt).where(sql`${t.status} = 'failed'`),
     check("invoices_amount_positive", sql`${t.amountMinor} > 0`),
     check("invoices_currency_code", isCurrencyCode(t.currency)),
     check("invoices_attempts_non_negative", sql`${t.attempts} >= 0`),

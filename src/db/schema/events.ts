@@ -98,6 +98,10 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending' and ${t.nextAttemptAt} is not null`),
+    // Endpoints that are failing, on the ops dashboard: given up on, or still retrying after an error.
+    index("webhook_deliveries_failing_idx")
+      .on(t.endpointId, t.createdAt)
+      .where(sql`${t.status} = 'failed' or (${t.status} = 'pending' and ${t.attempts} > 0)`),
     check("webhook_deliveries_attempts_non_negative", sql`${t.attempts} >= 0`),
     check("webhook_deliveries_status_code_range", sql`${t.lastStatusCode} between 100 and 599`),
     check(

@@ -9,5 +9,6 @@ export * from "./catalog.js";
 export * from "./clock.js";
 export * from "./enums.js";
 export * from "./events.js";
+export * from "./ops.js";
 export * from "./relations.js";
 export * from "./subscriptions.js";

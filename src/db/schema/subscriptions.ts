@@ -70,6 +70,9 @@ export const subscriptions = pgTable(
     index("subscriptions_canceled_idx").on(t.id).where(sql`${t.status} = 'canceled'`),
     // Collection resuming on a new card starts from subscriptions in debt (dispatch-resumed-charges.ts).
     index("subscriptions_in_debt_idx").on(t.id).where(sql`${t.status} in ('past_due', 'unpaid')`),
+    // The ops dashboard (ops/): counts and MRR by status and plan, read index-only, and churn.
+    index("subscriptions_status_plan_idx").on(t.status, t.planId),
+    index("subscriptions_canceled_at_idx").on(t.canceledAt).where(sql`${t.canceledAt} is not null`),
     check("subscriptions_timezone_present", sql`btrim(${t.timezone}) <> ''`),
     check(
       "subscriptions_billing_only_when_live",
@@ -131,6 +134,10 @@ export const paymentMethods = pgTable(
   (t) => [
     index("payment_methods_customer_idx").on(t.customerId),
     index("payment_methods_subscription_idx").on(t.subscriptionId),
+    // Cards expiring soon, on the ops dashboard.
+    index("payment_methods_expires_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.deactivatedAt} is null and ${t.unusableAt} is null`),
     check("payment_methods_token_sealed", sql`octet_length(${t.tokenCiphertext}) > 0`),
     check("payment_methods_token_nonce_length", sql`octet_length(${t.tokenNonce}) = 12`),
     check("payment_methods_token_tag_length", sql`octet_length(${t.tokenTag}) = 16`),
@@ -184,6 +191,7 @@ export const enrollments = pgTable(
   },
   (t) => [
     index("enrollments_subscription_idx").on(t.subscriptionId),
+    index("enrollments_attention_idx").on(t.createdAt).where(sql`${t.operatorAttention} is not null`),
     uniqueIndex("enrollments_one_pending_per_subscription")
       .on(t.subscriptionId)
       .where(sql`${t.status} = 'pending'`),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runTick } from "../../../src/app/index.js";
 import { webhooks } from "../../../src/runtime/roles.js";
+import { lastTickRun } from "../../../src/scheduler/index.js";
 import { createWebhookEndpoint } from "../../../src/webhooks/index.js";
 import { RECEIVER_HOSTS } from "../../webhooks/fixtures.js";
 import { WebhookReceiver } from "../../webhooks/receiver.js";
@@ -42,5 +43,34 @@ describe("the scheduler tick", () => {
     expect(delivered?.verification.ok).toBe(true);
     expect(delivered?.body.type).toBe("subscription.activated");
     expect(delivered?.body.data.subscription_id).toBe(enrolment.subscriptionId);
+  });
+
+  it("records each run in tick_runs, so another process can tell a stalled tick", async () => {
+    const { h } = world;
+    const before = await lastTickRun(h.ctx.db.$client);
+    await runTick(h.ctx);
+    const after = await lastTickRun(h.ctx.db.$client);
+    expect(after?.runs).toBe((before?.runs ?? 0) + 1);
+    expect(after?.outcome).toBe("ok");
+    expect(after?.finishedAt).not.toBeNull();
+    expect(after?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(after?.ageSeconds).toBeLessThan(60);
+  });
+
+  it("records a failed run with its error, and throws it", async () => {
+    const { h } = world;
+    const { clock } = h.ctx;
+    // A clock whose refresh fails stands for any step failing mid-tick.
+    h.ctx.clock = Object.assign(Object.create(Object.getPrototypeOf(clock)), clock, {
+      refresh: () => Promise.reject(new Error("clock store unreachable")),
+    });
+    try {
+      await expect(runTick(h.ctx)).rejects.toThrow("clock store unreachable");
+    } finally {
+      h.ctx.clock = clock;
+    }
+    const run = await lastTickRun(h.ctx.db.$client);
+    expect(run?.outcome).toBe("failed");
+    expect(run?.error).toBe("clock store unreachable");
   });
 });
