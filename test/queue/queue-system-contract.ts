@@ -8,6 +8,7 @@ import {
   enqueueInvoice,
   isJobPresent,
   type QueueSystem,
+  queueDepths,
 } from "../../src/queue/index.js";
 import { deferred, uniqueName, withDeadline } from "./support.js";
 
@@ -55,6 +56,29 @@ export function queueSystemContract(backend: string, makeSystem: (prefix: string
         chargeIds: [chargeId],
         jobId,
       });
+    });
+
+    it("counts each queue's waiting and delayed jobs", async () => {
+      const system = start();
+      await enqueueCharge(system, { chargeId: randomUUID() }, { attempt: 1 });
+      await enqueueCharge(system, { chargeId: randomUUID() }, { attempt: 1, delayMs: 60_000 });
+
+      const depths = await queueDepths(system);
+      expect(depths.map((d) => d.queue)).toEqual([
+        "billing-tick",
+        "charges",
+        "invoices",
+        "token-deactivation",
+        "webhooks",
+      ]);
+      expect(depths.find((d) => d.queue === "charges")).toEqual({
+        queue: "charges",
+        waiting: 1,
+        active: 0,
+        delayed: 1,
+        failed: 0,
+      });
+      expect(depths.find((d) => d.queue === "invoices")?.waiting).toBe(0);
     });
 
     it("refuses a bad payload at enqueue with a zod error naming the field", async () => {
