@@ -1,3 +1,14 @@
+CREATE TABLE "ops_sessions" (
+	"token_hash" text PRIMARY KEY NOT NULL,
+	"api_key_id" uuid NOT NULL,
+	"csrf_token" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "ops_sessions_token_hash_hex" CHECK ("ops_sessions"."token_hash" ~ '^[0-9a-f]{64}$'),
+	CONSTRAINT "ops_sessions_csrf_present" CHECK (length("ops_sessions"."csrf_token") >= 32),
+	CONSTRAINT "ops_sessions_expiry_after_creation" CHECK ("ops_sessions"."expires_at" > "ops_sessions"."created_at")
+);
+--> statement-breakpoint
 CREATE TABLE "tick_runs" (
 	"name" text PRIMARY KEY NOT NULL,
 	"started_at" timestamp with time zone NOT NULL,
@@ -10,6 +21,7 @@ CREATE TABLE "tick_runs" (
 	CONSTRAINT "tick_runs_duration_non_negative" CHECK ("tick_runs"."duration_ms" is null or "tick_runs"."duration_ms" >= 0)
 );
 --> statement-breakpoint
+ALTER TABLE "ops_sessions" ADD CONSTRAINT "ops_sessions_api_key_id_api_keys_id_fk" FOREIGN KEY ("api_key_id") REFERENCES "public"."api_keys"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "charge_attempts_settled_idx" ON "charge_attempts" USING btree ("settled_at","status","charge_id") WHERE "charge_attempts"."settled_at" is not null and "charge_attempts"."status" <> 'approved';--> statement-breakpoint
 CREATE INDEX "charge_attempts_open_idx" ON "charge_attempts" USING btree ("created_at") WHERE "charge_attempts"."status" in ('unknown', 'needs_review');--> statement-breakpoint
 CREATE INDEX "charges_paid_at_idx" ON "charges" USING btree ("paid_at","currency","amount_minor","attempt_count") WHERE "charges"."status" = 'paid';--> statement-breakpoint

@@ -59,6 +59,7 @@ export {
   latePaymentDecision,
   lateWatchDelaySeconds,
 } from "./late-payment.js";
+export { monthlyRecurringMinor, type PlanShare } from "./mrr.js";
 export {
   CardExpiryFormatError,
   EXPIRY_NOTICE_WINDOW,

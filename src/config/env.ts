@@ -82,6 +82,8 @@ export const envSchema = z.object({
   BILLING_CLOCK: z.enum(["system", "controllable"]).default("system"),
   BILLING_TICK_SECONDS: int(1, 86_400).default(60),
   BILLING_TIMEZONE: z.string().default("Asia/Qatar"),
+  OPS_CACHE_SECONDS: int(0, 3600).default(30),
+  OPS_SESSION_HOURS: int(1, 720).default(12),
   BILLING_BATCH_SIZE: int(1, 10_000).default(500),
   DUNNING_RETRY_DAYS: csvDays.default([1, 3, 5, 7]),
   DUNNING_TERMINAL_ACTION: z.enum(["unpaid", "cancel"]).default("unpaid"),

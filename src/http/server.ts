@@ -8,6 +8,7 @@ import { registerGatewayRoutes } from "./gateway-routes.js";
 import { registerHealthRoutes } from "./health-routes.js";
 import { PathOnlyLogController, pathOf } from "./log-controller.js";
 import { registerNewCardRoutes } from "./new-card-link.js";
+import { registerOpsRoutes } from "./ops/routes.js";
 
 export interface BuildServerOptions {
   /** Defaults to the context's logger. */
@@ -54,6 +55,7 @@ export function buildServer(
   registerGatewayRoutes(app, ctx);
   registerNewCardRoutes(app, ctx);
   registerMerchantApi(app, ctx);
+  registerOpsRoutes(app, ctx);
   return app;
 }
 

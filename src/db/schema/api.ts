@@ -59,3 +59,27 @@ export const idempotencyKeys = pgTable(
     check("idempotency_keys_response_status_range", sql`${t.responseStatus} between 100 and 599`),
   ],
 );
+
+/**
+ * A login to the ops dashboard (ops/, http/ops-*), made by presenting an API key. The browser holds
+ * the session's secret in a cookie; only its SHA-256 is stored. A session dies at expires_at, at
+ * logout, or as soon as its key is revoked (the key is checked on every request). csrf_token goes
+ * into every form the dashboard renders and must come back with each action.
+ */
+export const opsSessions = pgTable(
+  "ops_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    apiKeyId: uuid("api_key_id")
+      .notNull()
+      .references(() => apiKeys.id),
+    csrfToken: text("csrf_token").notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (t) => [
+    check("ops_sessions_token_hash_hex", isSha256Hex(t.tokenHash)),
+    check("ops_sessions_csrf_present", sql`length(${t.csrfToken}) >= 32`),
+    check("ops_sessions_expiry_after_creation", sql`${t.expiresAt} > ${t.createdAt}`),
+  ],
+);

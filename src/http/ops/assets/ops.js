@@ -1,0 +1,163 @@
+// The ops dashboard's charts, drawn with Chart.js (loaded before this file) from the JSON block the
+// server renders into the page (#ops-data). No data is fetched: what the page shows is one snapshot.
+(() => {
+  const source = document.getElementById("ops-data");
+  if (!source || typeof Chart === "undefined") return;
+  const data = JSON.parse(source.textContent);
+  const scale = 10 ** data.exponent;
+  const palette = {
+    paid: "#1f9d55",
+    declined: "#d64545",
+    unknown: "#e8a33d",
+    muted: "#8a94a6",
+    blue: "#3b6fd6",
+  };
+  const money = (minor) =>
+    `${(minor / scale).toLocaleString(undefined, { minimumFractionDigits: data.exponent, maximumFractionDigits: data.exponent })} ${data.currency}`;
+  const label = (iso) => (data.unit === "hour" ? iso.slice(5, 16).replace("T", " ") : iso.slice(0, 10));
+  Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
+  Chart.defaults.animation = false;
+
+  const charts = [];
+  const draw = (id, config) => {
+    const canvas = document.getElementById(id);
+    if (canvas)
+      charts.push(
+        new Chart(canvas, { ...config, options: { maintainAspectRatio: false, ...config.options } }),
+      );
+  };
+
+  const c = data.collections;
+  draw("chart-collections", {
+    type: "bar",
+    data: {
+      labels: c.labels.map(label),
+      datasets: [
+        {
+          type: "line",
+          label: `Collected (${data.currency})`,
+          data: c.paidAmount.map((m) => m / scale),
+          borderColor: palette.blue,
+          backgroundColor: palette.blue,
+          yAxisID: "amount",
+          tension: 0.2,
+        },
+        { label: "Paid", data: c.paidCount, backgroundColor: palette.paid, stack: "n", yAxisID: "count" },
+        {
+          label: "Declined",
+          data: c.declinedCount,
+          backgroundColor: palette.declined,
+          stack: "n",
+          yAxisID: "count",
+        },
+        {
+          label: "Unknown",
+          data: c.unknownCount,
+          backgroundColor: palette.unknown,
+          stack: "n",
+          yAxisID: "count",
+        },
+      ],
+    },
+    options: {
+      interaction: { mode: "index", intersect: false },
+      scales: {
+        count: {
+          position: "left",
+          beginAtZero: true,
+          stacked: true,
+          title: { display: true, text: "attempts" },
+        },
+        amount: {
+          position: "right",
+          beginAtZero: true,
+          grid: { drawOnChartArea: false },
+          title: { display: true, text: data.currency },
+        },
+      },
+      plugins: {
+        tooltip: {
+          callbacks: {
+            label: (item) =>
+              item.dataset.yAxisID === "amount"
+                ? money(c.paidAmount[item.dataIndex])
+                : `${item.dataset.label}: ${item.raw}`,
+          },
+        },
+      },
+    },
+  });
+
+  draw("chart-funnel", {
+    type: "bar",
+    data: {
+      labels: data.funnel.labels,
+      datasets: [
+        {
+          label: "Charges",
+          data: data.funnel.counts,
+          backgroundColor: data.funnel.labels.map((l) =>
+            l.startsWith("Recovered")
+              ? palette.paid
+              : l === "Invoiced"
+                ? palette.declined
+                : l === "Held"
+                  ? palette.unknown
+                  : palette.muted,
+          ),
+        },
+      ],
+    },
+    options: {
+      indexAxis: "y",
+      plugins: { legend: { display: false } },
+      scales: { x: { beginAtZero: true } },
+    },
+  });
+
+  const statusColors = {
+    pending_enrollment: "#c3c9d4",
+    trialing: "#7aa5f0",
+    active: palette.paid,
+    past_due: palette.unknown,
+    unpaid: palette.declined,
+    paused: "#9b7ad6",
+    canceled: palette.muted,
+  };
+  draw("chart-statuses", {
+    type: "doughnut",
+    data: {
+      labels: data.statuses.labels,
+      datasets: [
+        {
+          data: data.statuses.counts,
+          backgroundColor: data.statuses.labels.map((s) => statusColors[s] ?? palette.muted),
+        },
+      ],
+    },
+    options: { plugins: { legend: { position: "right" } } },
+  });
+
+  const q = data.queues;
+  draw("chart-queues", {
+    type: "bar",
+    data: {
+      labels: q.labels,
+      datasets: [
+        { label: "Waiting", data: q.waiting, backgroundColor: palette.blue },
+        { label: "Active", data: q.active, backgroundColor: palette.paid },
+        { label: "Delayed", data: q.delayed, backgroundColor: palette.unknown },
+        { label: "Failed", data: q.failed, backgroundColor: palette.declined },
+      ],
+    },
+    options: { scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true } } },
+  });
+
+  // Refunds move money back: ask before sending the form.
+  for (const button of document.querySelectorAll('button[data-action="refund"]')) {
+    button.addEventListener("click", (event) => {
+      if (!window.confirm("Refund this charge in full?")) event.preventDefault();
+    });
+  }
+  document.body.dataset.charts = String(charts.length);
+})();

@@ -1,0 +1,227 @@
+import { exponentOf } from "../../money/index.js";
+import type { AttentionCharge, OpsSession, OpsSnapshot } from "../../ops/index.js";
+import { RANGE_PRESETS } from "../../ops/index.js";
+import { actionForm, type Can } from "./actions-view.js";
+import { html, jsonScript, layout, money, percent, type Raw, raw } from "./html.js";
+
+/**
+ * The dashboard page: the range picker, the headline figures, four charts (drawn in the browser by
+ * Chart.js from the JSON block, assets/ops.js), what needs a person with its actions, what is
+ * coming, and queue health.
+ */
+
+export interface DashboardView {
+  snapshot: OpsSnapshot;
+  session: OpsSession;
+  can: Can;
+  /** The query as asked, to keep the picker's state. */
+  query: { preset?: string; from?: string; to?: string };
+  notice?: string;
+}
+
+const when = (iso: string | null | undefined) => (iso ? iso.replace("T", " ").slice(0, 16) : "–");
+
+function picker(view: DashboardView): Raw {
+  const { snapshot, query } = view;
+  const presets = Object.keys(RANGE_PRESETS).map(
+    (p) =>
+      html`<a class="${query.preset === p || (!query.preset && !query.from && p === "30d") ? "on" : ""}" href="/ops?range=${p}&amp;currency=${snapshot.currency}">${p}</a>`,
+  );
+  const currencies = snapshot.currencies.map(
+    (c) => html`<option value="${c}"${raw(c === snapshot.currency ? " selected" : "")}>${c}</option>`,
+  );
+  return html`<form class="picker" method="get" action="/ops" id="range-picker">
+<span class="presets">${presets}</span>
+<label>from <input type="date" name="from" value="${query.from ?? snapshot.range.from.slice(0, 10)}"></label>
+<label>to <input type="date" name="to" value="${query.to ?? ""}"></label>
+<label>currency <select name="currency">${currencies}</select></label>
+<button type="submit">Show</button>
+<span class="muted">${snapshot.range.timezone}, by ${snapshot.range.unit} · figures as of ${when(snapshot.aggregatesAt)}</span>
+</form>`;
+}
+
+function kpis(s: OpsSnapshot): Raw {
+  const c = s.collections.totals;
+  const mrr = s.subscriptions.mrr.find((m) => m.currency === s.currency)?.amountMinor ?? 0;
+  const card = (id: string, label: string, value: string, detail: string) =>
+    html`<div class="kpi" id="kpi-${id}"><div class="label">${label}</div><div class="value">${value}</div><div class="detail">${detail}</div></div>`;
+  return html`<section class="kpis">
+${card("collected", "Collected", money(c.paid.amountMinor, s.currency), `${c.paid.count} payments`)}
+${card("declined", "Declined", String(c.declined.count), `${money(c.declined.amountMinor, s.currency)} asked`)}
+${card("unknown", "Unknown outcome", String(c.unknown.count), "attempts not settled yet")}
+${card("recovery", "Recovery rate", percent(s.funnel.recoveryRate), `${s.funnel.recovered.count} of ${s.funnel.entered.count} that entered dunning`)}
+${card("mrr", "MRR", money(mrr, s.currency), `${s.subscriptions.counts.active} active, ${s.subscriptions.counts.past_due} past due`)}
+${card("churn", "Churn", percent(s.subscriptions.churn.rate), `${s.subscriptions.churn.canceled} canceled in the range`)}
+</section>`;
+}
+
+function chargeRows(items: AttentionCharge[], can: Can, csrf: string, action: "reconcile" | "retry"): Raw[] {
+  return items.map(
+    (c) => html`<tr data-charge="${c.chargeId}">
+<td><a href="/ops/charges/${c.chargeId}">${c.chargeId.slice(0, 8)}</a></td><td>${c.customerEmail}</td>
+<td class="num">${money(c.amountMinor, c.currency)}</td><td class="num">${c.attemptCount}</td>
+<td>${c.lastDeclineCode ?? "–"}</td><td>${when(c.since)}</td>
+<td>${actionForm(can, csrf, c.chargeId, action)}</td></tr>`,
+  );
+}
+
+function chargeTable(title: string, id: string, rows: Raw[], total: number, empty: string): Raw {
+  return html`<div class="panel" id="${id}"><h3>${title} <span class="count">${total}</span></h3>
+${
+  rows.length === 0
+    ? html`<p class="muted">${empty}</p>`
+    : html`<table><thead><tr><th>Charge</th><th>Customer</th><th>Amount</th><th>Attempts</th><th>Last decline</th><th>Since</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
+}</div>`;
+}
+
+function attention(view: DashboardView): Raw {
+  const { snapshot: s, can, session } = view;
+  const a = s.attention;
+  const breaker = s.breaker.open
+    ? html`<div class="banner danger" id="breaker-open"><strong>Collection is paused:</strong> the gateway circuit breaker opened ${when(s.breaker.openedAt?.toISO())}: ${s.breaker.reason ?? ""}.
+${can("resume") ? html`<form method="post" action="/ops/breaker/resume"><input type="hidden" name="csrf" value="${session.csrfToken}"><button type="submit">Resume collection</button></form>` : html`<span class="muted">Resume needs a full key.</span>`}</div>`
+    : raw("");
+  const enrollments = a.enrollments.items.map(
+    (e) =>
+      html`<tr><td>${e.subscriptionId.slice(0, 8)}</td><td>${e.customerEmail}</td><td>${e.note}</td><td>${when(e.since)}</td></tr>`,
+  );
+  const invoices = a.failedInvoices.items.map(
+    (i) =>
+      html`<tr><td><a href="/ops/charges/${i.chargeId}">${i.chargeId.slice(0, 8)}</a></td><td class="num">${money(i.amountMinor, i.currency)}</td><td>${i.lastError ?? "–"}</td><td>${when(i.since)}</td></tr>`,
+  );
+  const endpoints = a.failingEndpoints.map(
+    (e) =>
+      html`<tr><td>${e.url}</td><td class="num">${e.failed}</td><td class="num">${e.retrying}</td><td>${e.lastError ?? "–"}</td></tr>`,
+  );
+  const simple = (title: string, id: string, total: number, head: string[], rows: Raw[], empty: string) =>
+    html`<div class="panel" id="${id}"><h3>${title} <span class="count">${total}</span></h3>${
+      rows.length === 0
+        ? html`<p class="muted">${empty}</p>`
+        : html`<table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`
+    }</div>`;
+  return html`<section id="attention"><h2>Needs a person</h2>
+${breaker}
+<div class="grid2">
+${chargeTable("Held for review", "held-charges", chargeRows(a.heldCharges.items, can, session.csrfToken, "reconcile"), a.heldCharges.total, "No charge is held: every gateway answer is known.")}
+${chargeTable("Uncollectible (newest)", "uncollectible-charges", chargeRows(a.uncollectibleCharges.items, can, session.csrfToken, "retry"), a.uncollectibleCharges.total, "No charge ended uncollectible.")}
+${simple("Enrolments flagged", "attention-enrollments", a.enrollments.total, ["Subscription", "Customer", "Note", "Since"], enrollments, "None.")}
+${simple("Invoices refused", "failed-invoices", a.failedInvoices.total, ["Charge", "Amount", "Reason", "Since"], invoices, "None.")}
+${simple("Webhook endpoints failing (7 days)", "failing-endpoints", a.failingEndpoints.length, ["Endpoint", "Given up", "Retrying", "Last error"], endpoints, "Every endpoint is answering.")}
+</div></section>`;
+}
+
+function upcoming(s: OpsSnapshot): Raw {
+  const renewals = s.upcoming.renewals.map(
+    (r) =>
+      html`<tr><td>next ${r.within}</td><td class="num">${r.count}</td><td class="num">${r.amounts.map((a) => money(a.amountMinor, a.currency)).join(", ") || "–"}</td></tr>`,
+  );
+  const cards = s.upcoming.expiringCards.first.map(
+    (c) =>
+      html`<tr><td>${c.customerEmail}</td><td>•••• ${c.cardLast4 ?? "????"}</td><td>${when(c.expiresAt)}</td></tr>`,
+  );
+  return html`<section id="upcoming"><h2>Coming up</h2><div class="grid2">
+<div class="panel" id="renewals"><h3>Renewals</h3><table><thead><tr><th></th><th>Subscriptions</th><th>Amount</th></tr></thead><tbody>${renewals}</tbody></table></div>
+<div class="panel" id="expiring-cards"><h3>Cards expiring within 30 days <span class="count">${s.upcoming.expiringCards.count}</span></h3>${
+    cards.length === 0
+      ? html`<p class="muted">None.</p>`
+      : html`<table><thead><tr><th>Customer</th><th>Card</th><th>Stops working</th></tr></thead><tbody>${cards}</tbody></table>`
+  }</div></div></section>`;
+}
+
+function queues(s: OpsSnapshot): Raw {
+  const q = s.queue;
+  const rows = q.queues.map(
+    (d) =>
+      html`<tr><td>${d.queue}</td><td class="num">${d.waiting}</td><td class="num">${d.active}</td><td class="num">${d.delayed}</td><td class="num">${d.failed}</td></tr>`,
+  );
+  const tick = q.tick
+    ? `last tick ${when(q.tick.startedAt.toISO())} (${q.tick.ageSeconds} s ago), ${q.tick.outcome ?? "running"}${q.tick.durationMs === null ? "" : ` in ${q.tick.durationMs} ms`}${q.tick.error ? `: ${q.tick.error}` : ""}`
+    : "no billing tick recorded yet";
+  return html`<section id="queues"><h2>Queues</h2><div class="grid2">
+<div class="panel"><table><thead><tr><th>Queue</th><th>Waiting</th><th>Active</th><th>Delayed</th><th>Failed</th></tr></thead><tbody>${rows}</tbody></table>
+<p id="tick-health">${tick}</p>
+<p id="due-lag">${q.dueCharges} charges due; the oldest has waited ${q.oldestDueLagSeconds} s.</p></div>
+<div class="panel chart"><canvas id="chart-queues" aria-label="Jobs per queue"></canvas></div>
+</div></section>`;
+}
+
+function chartData(s: OpsSnapshot) {
+  const exponent = exponentOf(s.currency);
+  const funnelRetries = s.funnel.recoveredByRetry;
+  return {
+    currency: s.currency,
+    exponent,
+    unit: s.range.unit,
+    collections: {
+      labels: s.collections.buckets.map((b) => b.start),
+      paidAmount: s.collections.buckets.map((b) => b.paid.amountMinor),
+      paidCount: s.collections.buckets.map((b) => b.paid.count),
+      declinedCount: s.collections.buckets.map((b) => b.declined.count),
+      unknownCount: s.collections.buckets.map((b) => b.unknown.count),
+    },
+    funnel: {
+      labels: [
+        "Entered dunning",
+        ...funnelRetries.map((r) => `Recovered at retry ${r.retry}`),
+        "Still retrying",
+        "Held",
+        "Invoiced",
+      ],
+      counts: [
+        s.funnel.entered.count,
+        ...funnelRetries.map((r) => r.count),
+        s.funnel.inDunning.count,
+        s.funnel.held.count,
+        s.funnel.invoiced.count,
+      ],
+    },
+    statuses: {
+      labels: Object.keys(s.subscriptions.counts),
+      counts: Object.values(s.subscriptions.counts),
+    },
+    queues: {
+      labels: s.queue.queues.map((q) => q.queue),
+      waiting: s.queue.queues.map((q) => q.waiting),
+      active: s.queue.queues.map((q) => q.active),
+      delayed: s.queue.queues.map((q) => q.delayed),
+      failed: s.queue.queues.map((q) => q.failed),
+    },
+  };
+}
+
+export function dashboardPage(view: DashboardView): string {
+  const s = view.snapshot;
+  const funnelRows = s.funnel.recoveredByRetry.map(
+    (r) =>
+      html`<tr><td>Recovered at retry ${r.retry}</td><td class="num">${r.count}</td><td class="num">${money(r.amountMinor, s.currency)}</td></tr>`,
+  );
+  const statusRows = Object.entries(s.subscriptions.counts).map(
+    ([status, n]) => html`<tr><td>${status}</td><td class="num">${n}</td></tr>`,
+  );
+  return layout(
+    {
+      title: "Dashboard",
+      session: view.session,
+      scripts: ["/ops/assets/chart.umd.min.js", "/ops/assets/ops.js"],
+    },
+    html`${view.notice ? html`<p class="banner" id="notice" role="status">${view.notice}</p>` : ""}
+${picker(view)}
+${kpis(s)}
+<section id="collections"><h2>Collections</h2><div class="panel chart wide"><canvas id="chart-collections" aria-label="Collections over time"></canvas></div></section>
+<section class="grid2">
+<div id="funnel"><h2>Dunning funnel</h2><div class="panel chart"><canvas id="chart-funnel" aria-label="Dunning funnel"></canvas></div>
+<table><tbody><tr><td>Entered dunning</td><td class="num">${s.funnel.entered.count}</td><td class="num">${money(s.funnel.entered.amountMinor, s.currency)}</td></tr>
+${funnelRows}
+<tr><td>Still retrying</td><td class="num">${s.funnel.inDunning.count}</td><td class="num">${money(s.funnel.inDunning.amountMinor, s.currency)}</td></tr>
+<tr><td>Invoiced</td><td class="num">${s.funnel.invoiced.count}</td><td class="num">${money(s.funnel.invoiced.amountMinor, s.currency)}</td></tr>
+<tr><th>Recovery rate</th><th class="num" id="recovery-rate">${percent(s.funnel.recoveryRate)}</th><th></th></tr></tbody></table></div>
+<div id="subscriptions"><h2>Subscriptions</h2><div class="panel chart"><canvas id="chart-statuses" aria-label="Subscriptions by status"></canvas></div>
+<table><tbody>${statusRows}</tbody></table></div>
+</section>
+${attention(view)}
+${upcoming(s)}
+${queues(s)}
+<section id="find"><h2>Find a charge</h2><form method="get" action="/ops/charges" class="picker"><input name="id" placeholder="charge id" size="40" required><button type="submit">Open</button></form></section>
+${jsonScript("ops-data", chartData(s))}`,
+  );
+}

@@ -1,0 +1,277 @@
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { findCharge } from "../../api/services/charges.js";
+import type { EngineContext } from "../../context/index.js";
+import {
+  closeSession,
+  csrfMatches,
+  dayRange,
+  findSession,
+  type OpsSession,
+  openSession,
+  opsReader,
+  presetRange,
+  RANGE_PRESETS,
+  type RangePreset,
+} from "../../ops/index.js";
+import { noticeText, runChargeAction, runResume } from "./actions.js";
+import { canFor } from "./actions-view.js";
+import { chargePage } from "./charge-page.js";
+import { dashboardPage } from "./dashboard-page.js";
+import { loginPage } from "./login-page.js";
+
+/**
+ * The ops dashboard under /ops: never open. GET /ops/login takes an API key once and sets an
+ * HttpOnly, SameSite=Strict session cookie scoped to /ops; every other page and action needs a live
+ * session (sessions.ts), and every action a form carrying the session's CSRF token. Pages are
+ * served with a Content-Security-Policy that allows scripts and styles from /ops/assets only, are
+ * never cached, and may not be framed.
+ */
+
+const COOKIE = "billing_ops";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ASSETS_DIR = join(dirname(fileURLToPath(import.meta.url)), "assets");
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+const dashboardQuery = z.object({
+  range: z.enum(Object.keys(RANGE_PRESETS) as [RangePreset, ...RangePreset[]]).optional(),
+  from: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "expected yyyy-mm-dd")
+    .optional()
+    .or(z.literal("")),
+  to: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "expected yyyy-mm-dd")
+    .optional()
+    .or(z.literal("")),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
+  done: z.string().max(80).optional(),
+});
+
+declare module "fastify" {
+  interface FastifyRequest {
+    opsSession?: OpsSession;
+  }
+}
+
+function sameHost(origin: string, host: string | undefined): boolean {
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+function cookieOf(request: FastifyRequest): string | undefined {
+  for (const part of (request.headers.cookie ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === COOKIE) return value.join("=");
+  }
+  return undefined;
+}
+
+function sessionCookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
+  const secure = request.protocol === "https" ? "; Secure" : "";
+  return `${COOKIE}=${value}; Path=/ops; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+/** Chart.js's browser build, beside the package's ESM entry (its exports map hides the file). */
+async function chartJs(): Promise<Buffer> {
+  const entry = fileURLToPath(import.meta.resolve("chart.js"));
+  return readFile(join(dirname(entry), "chart.umd.min.js"));
+}
+
+const ASSETS: Record<string, { type: string; load: () => Promise<Buffer> }> = {
+  "chart.umd.min.js": { type: "text/javascript; charset=utf-8", load: chartJs },
+  "ops.js": { type: "text/javascript; charset=utf-8", load: () => readFile(join(ASSETS_DIR, "ops.js")) },
+  "ops.css": { type: "text/css; charset=utf-8", load: () => readFile(join(ASSETS_DIR, "ops.css")) },
+};
+
+export function registerOpsRoutes(app: FastifyInstance, ctx: EngineContext): void {
+  app.register(
+    async (ops) => {
+      const reader = opsReader(ctx);
+      const assetCache = new Map<string, Buffer>();
+
+      ops.addHook("onSend", async (_request, reply) => {
+        reply.header("content-security-policy", CSP);
+        reply.header("x-frame-options", "DENY");
+        reply.header("x-content-type-options", "nosniff");
+        reply.header("referrer-policy", "no-referrer");
+        if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+      });
+
+      ops.addHook("onRequest", async (request, reply) => {
+        const path = request.url.split("?")[0] ?? "";
+        if (path === "/ops/login" || path.startsWith("/ops/assets/")) return;
+        const secret = cookieOf(request);
+        const session = secret ? await findSession(ctx.db.$client, secret) : null;
+        if (!session) return reply.code(303).header("location", "/ops/login").send();
+        // A browser names the page a POST comes from; one from another site is refused before its
+        // body is looked at (the CSRF token is checked once the body is parsed, in preHandler).
+        const origin = request.headers.origin;
+        if (request.method === "POST" && origin !== undefined && !sameHost(origin, request.headers.host)) {
+          return reply.code(403).type("text/plain").send("cross-site request refused");
+        }
+        request.opsSession = session;
+      });
+
+      ops.addHook("preHandler", async (request, reply) => {
+        if (request.method !== "POST" || !request.opsSession) return;
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        if (!csrfMatches(request.opsSession, body.csrf)) {
+          return reply.code(403).type("text/plain").send("the form is stale or forged: reload the page");
+        }
+      });
+
+      ops.get("/assets/:name", async (request, reply) => {
+        const { name } = request.params as { name: string };
+        const asset = ASSETS[name];
+        if (!asset) return reply.code(404).type("text/plain").send("not found");
+        let body = assetCache.get(name);
+        if (!body) {
+          body = await asset.load();
+          assetCache.set(name, body);
+        }
+        return reply.header("cache-control", "public, max-age=3600").type(asset.type).send(body);
+      });
+
+      ops.get("/login", async (_request, reply) => reply.type("text/html; charset=utf-8").send(loginPage()));
+
+      ops.post("/login", async (request, reply) => {
+        const key = (request.body as Record<string, unknown> | undefined)?.key;
+        const opened = typeof key === "string" ? await openSession(ctx, key.trim()) : null;
+        if (!opened) {
+          return reply
+            .code(401)
+            .type("text/html; charset=utf-8")
+            .send(loginPage("That API key is not valid."));
+        }
+        request.log.info({ apiKeyId: opened.key.id }, "ops dashboard login");
+        return reply
+          .code(303)
+          .header("set-cookie", sessionCookie(request, opened.secret, ctx.config.OPS_SESSION_HOURS * 3600))
+          .header("location", "/ops")
+          .send();
+      });
+
+      ops.post("/logout", async (request, reply) => {
+        const secret = cookieOf(request);
+        if (secret) await closeSession(ctx.db.$client, secret);
+        return reply
+          .code(303)
+          .header("set-cookie", sessionCookie(request, "", 0))
+          .header("location", "/ops/login")
+          .send();
+      });
+
+      const snapshotFor = async (request: FastifyRequest, reply: FastifyReply) => {
+        const parsed = dashboardQuery.safeParse(request.query);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          reply
+            .code(400)
+            .type("text/plain")
+            .send(`${issue?.path.join(".")}: ${issue?.message}`);
+          return null;
+        }
+        const query = parsed.data;
+        const zone = ctx.config.BILLING_TIMEZONE;
+        const now = ctx.clock.now();
+        let range = presetRange(query.range ?? "30d", now, zone);
+        if (!query.range && query.from) {
+          const last = query.to || now.setZone(zone).toISODate() || query.from;
+          const custom = dayRange(query.from, last, zone);
+          if (typeof custom === "string") {
+            reply.code(400).type("text/plain").send(custom);
+            return null;
+          }
+          range = custom;
+        }
+        return { query, snapshot: await reader.read(range, query.currency) };
+      };
+
+      ops.get("/", async (request, reply) => {
+        const read = await snapshotFor(request, reply);
+        if (!read) return reply;
+        const session = request.opsSession as OpsSession;
+        const page = dashboardPage({
+          snapshot: read.snapshot,
+          session,
+          can: canFor(session),
+          query: {
+            preset: read.query.range,
+            from: read.query.from || undefined,
+            to: read.query.to || undefined,
+          },
+          notice: noticeText(read.query.done),
+        });
+        return reply.type("text/html; charset=utf-8").send(page);
+      });
+
+      // The same figures as JSON, for a script or a wallboard logged in with the same session.
+      ops.get("/data.json", async (request, reply) => {
+        const read = await snapshotFor(request, reply);
+        return read ? read.snapshot : reply;
+      });
+
+      ops.get("/charges", async (request, reply) => {
+        const id = String((request.query as Record<string, unknown>).id ?? "").trim();
+        if (!UUID.test(id))
+          return reply.code(400).type("text/plain").send("id: expected a charge id (a UUID)");
+        return reply.code(303).header("location", `/ops/charges/${id.toLowerCase()}`).send();
+      });
+
+      ops.get("/charges/:id", async (request, reply) => {
+        const { id } = request.params as { id: string };
+        if (!UUID.test(id)) return reply.code(404).type("text/plain").send("no such charge");
+        const charge = await findCharge(ctx.db, id).catch(() => null);
+        if (!charge) return reply.code(404).type("text/plain").send("no such charge");
+        const session = request.opsSession as OpsSession;
+        const done = (request.query as Record<string, unknown>).done;
+        const page = chargePage(
+          charge,
+          session,
+          canFor(session),
+          noticeText(typeof done === "string" ? done : undefined),
+        );
+        return reply.type("text/html; charset=utf-8").send(page);
+      });
+
+      ops.post("/charges/:id/:action", async (request, reply) => {
+        const { id, action } = request.params as { id: string; action: string };
+        if (!UUID.test(id)) return reply.code(404).type("text/plain").send("no such charge");
+        if (action !== "reconcile" && action !== "retry" && action !== "refund") {
+          return reply.code(404).type("text/plain").send("no such action");
+        }
+        const session = request.opsSession as OpsSession;
+        if (!canFor(session)(action)) {
+          return reply.code(403).type("text/plain").send(`this API key may not ${action} charges`);
+        }
+        const done = await runChargeAction(ctx, session, action, id);
+        return reply
+          .code(303)
+          .header("location", `/ops/charges/${id}?done=${encodeURIComponent(done)}`)
+          .send();
+      });
+
+      ops.post("/breaker/resume", async (request, reply) => {
+        const session = request.opsSession as OpsSession;
+        if (!canFor(session)("resume")) {
+          return reply.code(403).type("text/plain").send("resuming collection needs a full API key");
+        }
+        const done = await runResume(ctx, session);
+        return reply.code(303).header("location", `/ops?done=${done}`).send();
+      });
+    },
+    { prefix: "/ops" },
+  );
+}

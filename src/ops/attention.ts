@@ -1,0 +1,166 @@
+import type { Sql } from "postgres";
+import { pgInstant, pgInteger } from "../db/index.js";
+
+/**
+ * What needs a person, fresh on every view (never cached: an operator acts on it and reloads):
+ * charges held for review, charges that ended uncollectible, enrolments flagged for an operator,
+ * invoices the gateway refused, and webhook endpoints failing this week. Each list is the oldest
+ * few of a partial index made for it (migration 0006), with the total beside it.
+ */
+
+const LISTED = 20;
+
+export interface AttentionCharge {
+  chargeId: string;
+  subscriptionId: string;
+  customerEmail: string;
+  amountMinor: number;
+  currency: string;
+  attemptCount: number;
+  lastDeclineCode: string | null;
+  since: string;
+}
+
+export interface AttentionEnrollment {
+  enrollmentId: string;
+  subscriptionId: string;
+  customerEmail: string;
+  note: string;
+  since: string;
+}
+
+export interface FailedInvoice {
+  invoiceId: string;
+  chargeId: string;
+  amountMinor: number;
+  currency: string;
+  lastError: string | null;
+  since: string;
+}
+
+export interface FailingEndpoint {
+  endpointId: string;
+  url: string;
+  failed: number;
+  retrying: number;
+  lastError: string | null;
+}
+
+export interface Listed<T> {
+  total: number;
+  items: T[];
+}
+
+export interface Attention {
+  heldCharges: Listed<AttentionCharge>;
+  uncollectibleCharges: Listed<AttentionCharge>;
+  enrollments: Listed<AttentionEnrollment>;
+  failedInvoices: Listed<FailedInvoice>;
+  failingEndpoints: FailingEndpoint[];
+}
+
+interface ChargeRow {
+  id: string;
+  subscription_id: string;
+  email: string;
+  amount_minor: string;
+  currency: string;
+  attempt_count: number;
+  last_decline_code: string | null;
+  since: string;
+  total: string;
+}
+
+function listed<R extends { total: string }, T>(rows: R[], map: (row: R) => T): Listed<T> {
+  return { total: pgInteger(rows[0]?.total ?? 0), items: rows.map(map) };
+}
+
+const chargeOf = (r: ChargeRow): AttentionCharge => ({
+  chargeId: r.id,
+  subscriptionId: r.subscription_id,
+  customerEmail: r.email,
+  amountMinor: pgInteger(r.amount_minor),
+  currency: r.currency,
+  attemptCount: r.attempt_count,
+  lastDeclineCode: r.last_decline_code,
+  since: pgInstant(r.since).toISO() ?? "",
+});
+
+export async function attention(sql: Sql): Promise<Attention> {
+  const charges = (status: "needs_review" | "uncollectible", order: "asc" | "desc") => sql<ChargeRow[]>`
+    select c.id, c.subscription_id, cu.email, c.amount_minor::text, c.currency, c.attempt_count,
+           c.last_decline_code, c.updated_at::text as since, count(*) over ()::text as total
+    from charges c
+    join subscriptions s on s.id = c.subscription_id
+    join customers cu on cu.id = s.customer_id
+    where c.status = ${status}
+    order by c.updated_at ${order === "asc" ? sql`asc` : sql`desc`}
+    limit ${LISTED}`;
+  const [held, uncollectible, enrollments, invoices, endpoints] = await Promise.all([
+    charges("needs_review", "asc"),
+    // The newest first: an operator retries what just fell out of dunning, not last year's.
+    charges("uncollectible", "desc"),
+    sql<{ id: string; subscription_id: string; email: string; note: string; since: string; total: string }[]>`
+      select e.id, e.subscription_id, cu.email, e.operator_attention as note, e.created_at::text as since,
+             count(*) over ()::text as total
+      from enrollments e
+      join subscriptions s on s.id = e.subscription_id
+      join customers cu on cu.id = s.customer_id
+      where e.operator_attention is not null
+      order by e.created_at
+      limit ${LISTED}`,
+    sql<
+      {
+        id: string;
+        charge_id: string;
+        amount_minor: string;
+        currency: string;
+        last_error: string | null;
+        since: string;
+        total: string;
+      }[]
+    >`
+      select id, charge_id, amount_minor::text, currency, last_error, created_at::text as since,
+             count(*) over ()::text as total
+      from invoices where status = 'failed'
+      order by created_at desc
+      limit ${LISTED}`,
+    sql<{ endpoint_id: string; url: string; failed: string; retrying: string; last_error: string | null }[]>`
+      select d.endpoint_id, e.url,
+             count(*) filter (where d.status = 'failed')::text as failed,
+             count(*) filter (where d.status = 'pending')::text as retrying,
+             (array_agg(d.last_error order by d.created_at desc))[1] as last_error
+      from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+      where (d.status = 'failed' or (d.status = 'pending' and d.attempts > 0))
+        and d.created_at > now() - interval '7 days'
+      group by d.endpoint_id, e.url
+      order by count(*) desc
+      limit ${LISTED}`,
+  ]);
+  return {
+    heldCharges: listed(held, chargeOf),
+    uncollectibleCharges: listed(uncollectible, chargeOf),
+    enrollments: listed(enrollments, (r) => ({
+      enrollmentId: r.id,
+      subscriptionId: r.subscription_id,
+      customerEmail: r.email,
+      note: r.note,
+      since: pgInstant(r.since).toISO() ?? "",
+    })),
+    failedInvoices: listed(invoices, (r) => ({
+      invoiceId: r.id,
+      chargeId: r.charge_id,
+      amountMinor: pgInteger(r.amount_minor),
+      currency: r.currency,
+      lastError: r.last_error,
+      since: pgInstant(r.since).toISO() ?? "",
+    })),
+    failingEndpoints: endpoints.map((r) => ({
+      endpointId: r.endpoint_id,
+      url: r.url,
+      failed: pgInteger(r.failed),
+      retrying: pgInteger(r.retrying),
+      lastError: r.last_error,
+    })),
+  };
+}

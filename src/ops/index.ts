@@ -1,0 +1,28 @@
+/**
+ * The ops dashboard's read models (served by http/ops-*): collections, the dunning funnel,
+ * subscriptions and MRR, what is coming, what needs a person, and queue health, each from indexed
+ * range scans (migration 0006), never a full scan per view. Its logins live in sessions.ts.
+ */
+export type {
+  Attention,
+  AttentionCharge,
+  AttentionEnrollment,
+  FailedInvoice,
+  FailingEndpoint,
+} from "./attention.js";
+export type { CollectionBucket, Collections } from "./collections.js";
+export type { DunningFunnel } from "./dunning-funnel.js";
+export type { QueueHealth } from "./queue-health.js";
+export {
+  type BucketUnit,
+  dayRange,
+  MAX_RANGE_DAYS,
+  type OpsRange,
+  presetRange,
+  RANGE_PRESETS,
+  type RangePreset,
+} from "./range.js";
+export { closeSession, csrfMatches, findSession, type OpsSession, openSession } from "./sessions.js";
+export { type OpsReader, type OpsSnapshot, opsReader } from "./snapshot.js";
+export type { SubscriptionOverview } from "./subscriptions.js";
+export type { Upcoming } from "./upcoming.js";

@@ -1,0 +1,84 @@
+import type { Sql } from "postgres";
+import {
+  type IntervalUnit,
+  monthlyRecurringMinor,
+  type PlanShare,
+  SUBSCRIPTION_STATES,
+  type SubscriptionState,
+} from "../billing/index.js";
+import { pgInteger } from "../db/index.js";
+import type { OpsRange } from "./range.js";
+
+/**
+ * Subscriptions at a glance: how many are in each state, the MRR of those that pay (active and
+ * past_due: a past_due subscription is still billed until dunning ends), and churn in the range.
+ * Counts come from an index-only scan of subscriptions_status_plan_idx grouped by state and plan,
+ * so the plans' prices are applied per plan rather than per row; churn from
+ * subscriptions_canceled_at_idx. Churn is canceled in the range ÷ (live now + canceled in the
+ * range), live being every state but pending_enrollment and canceled.
+ */
+
+const PAYING: readonly SubscriptionState[] = ["active", "past_due"];
+const LIVE: readonly SubscriptionState[] = ["trialing", "active", "past_due", "unpaid", "paused"];
+
+export interface SubscriptionOverview {
+  counts: Record<SubscriptionState, number>;
+  /** MRR per currency, minor units. */
+  mrr: { currency: string; amountMinor: number }[];
+  churn: { canceled: number; rate: number | null };
+}
+
+interface CountRow {
+  status: SubscriptionState;
+  plan_id: string;
+  n: string;
+}
+
+interface PlanRow {
+  id: string;
+  amount_minor: string;
+  currency: string;
+  interval_unit: IntervalUnit;
+  interval_count: number;
+}
+
+export async function subscriptionOverview(sql: Sql, range: OpsRange): Promise<SubscriptionOverview> {
+  const [countRows, plans, [canceledRow]] = await Promise.all([
+    sql<CountRow[]>`select status::text, plan_id, count(*)::text as n from subscriptions group by 1, 2`,
+    sql<PlanRow[]>`select id, amount_minor::text, currency, interval_unit::text, interval_count from plans`,
+    sql<{ n: string }[]>`
+      select count(*)::text as n from subscriptions
+      where canceled_at is not null
+        and canceled_at >= ${range.from.toUTC().toISO()}::timestamptz
+        and canceled_at < ${range.to.toUTC().toISO()}::timestamptz`,
+  ]);
+  const counts = Object.fromEntries(SUBSCRIPTION_STATES.map((s) => [s, 0])) as Record<
+    SubscriptionState,
+    number
+  >;
+  const planById = new Map(plans.map((p) => [p.id, p]));
+  const sharesByCurrency = new Map<string, PlanShare[]>();
+  for (const row of countRows) {
+    const n = pgInteger(row.n);
+    counts[row.status] += n;
+    const plan = planById.get(row.plan_id);
+    if (!plan || !PAYING.includes(row.status)) continue;
+    const shares = sharesByCurrency.get(plan.currency) ?? [];
+    shares.push({
+      amountMinor: pgInteger(plan.amount_minor),
+      intervalUnit: plan.interval_unit,
+      intervalCount: plan.interval_count,
+      subscriptions: n,
+    });
+    sharesByCurrency.set(plan.currency, shares);
+  }
+  const canceled = pgInteger(canceledRow?.n ?? 0);
+  const live = LIVE.reduce((total, state) => total + counts[state], 0);
+  return {
+    counts,
+    mrr: [...sharesByCurrency]
+      .map(([currency, shares]) => ({ currency, amountMinor: monthlyRecurringMinor(shares) }))
+      .sort((a, b) => b.amountMinor - a.amountMinor),
+    churn: { canceled, rate: live + canceled === 0 ? null : canceled / (live + canceled) },
+  };
+}
