@@ -12,6 +12,7 @@ import { registerKeys } from "./commands/keys.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerPlans } from "./commands/plans.js";
 import { registerProcesses } from "./commands/processes.js";
+import { registerStatus } from "./commands/status.js";
 import { registerSubscriptions } from "./commands/subscriptions.js";
 import { EXIT, toCliError } from "./errors.js";
 import type { CliIo } from "./output.js";
@@ -32,6 +33,7 @@ export function buildProgram(cli: Cli): Command {
   registerSubscriptions(program, cli);
   registerCharges(program, cli);
   registerDunning(program, cli);
+  registerStatus(program, cli);
   registerBreaker(program, cli);
   registerClock(program, cli);
   registerKeys(program, cli);

@@ -35,6 +35,8 @@ export interface GatewayClientOptions {
 export interface GatewayClient {
   v1: V1Client;
   legacy: LegacyClient;
+  /** `{base_url}` of the v1 interface, for the health check's reachability probe. */
+  readonly baseUrl: string;
 }
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -71,6 +73,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     capMs: settings.retryMaxDelayMs,
   };
   return {
+    baseUrl: settings.baseUrl,
     v1: createV1Client({
       transport,
       baseUrl: settings.baseUrl,

@@ -1,39 +1,48 @@
-import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { breakerState } from "../breaker/index.js";
 import type { EngineContext } from "../context/index.js";
+import { type ReadinessStatus, readiness } from "../health/index.js";
 
 /**
- * GET /healthz: live, ok when Postgres answers (Postgres is the source of truth), 503 otherwise.
- * GET /readyz: ready to collect: Postgres answers and the gateway circuit breaker is closed; a 503
- * names every failing check, so a paused engine shows up in every monitor, not only in the log.
+ * GET /healthz: liveness. 200 `{status: "ok", uptime_seconds}` whenever the process can answer,
+ * without touching any dependency: an orchestrator restarts a process whose liveness fails, and
+ * restarting healthy processes cures no database or gateway outage (it only adds boot storms and
+ * drops jobs in hand). Dependencies are readiness's business.
+ * GET /readyz: readiness to collect (src/health): 200 `{status: "ready", checks}`, else 503
+ * `{status: "not_ready" | "paused", checks}` with every check's status and reason, so a paused or
+ * stalled engine shows in every monitor, not only in the log. It describes the engine as a whole
+ * (the tick and the breaker are shared by every process), for monitoring and start-up gating.
+ * Neither route reads the shared billing clock (server.ts skips them): both must answer while the
+ * database does not.
  */
-export function registerHealthRoutes(app: FastifyInstance, ctx: Pick<EngineContext, "db">): void {
-  app.get("/healthz", async (request, reply) => {
-    try {
-      await ctx.db.execute(sql`select 1`);
-      return { status: "ok" };
-    } catch (error) {
-      request.log.error({ err: error }, "health check: database unreachable");
-      return reply.code(503).send({ status: "unavailable" });
-    }
-  });
 
+export const HEALTH_PATHS: ReadonlySet<string> = new Set(["/healthz", "/readyz"]);
+
+export interface HealthRouteOptions {
+  /** How long this process has been up, for the tick's start-up grace; default process.uptime. */
+  uptimeSeconds?: () => number;
+}
+
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  ctx: Pick<EngineContext, "db" | "queues" | "gateway" | "config">,
+  { uptimeSeconds = () => process.uptime() }: HealthRouteOptions = {},
+): void {
+  app.get("/healthz", async () => ({ status: "ok", uptime_seconds: Math.floor(process.uptime()) }));
+
+  // Logged when the answer changes, not on every probe.
+  let last: ReadinessStatus | undefined;
   app.get("/readyz", async (request, reply) => {
-    let breaker: Awaited<ReturnType<typeof breakerState>>;
-    try {
-      breaker = await breakerState(ctx.db.$client);
-    } catch (error) {
-      request.log.error({ err: error }, "readiness check: database unreachable");
-      return reply.code(503).send({ status: "unavailable", checks: { database: "unreachable" } });
+    const result = await readiness(ctx, { uptimeSeconds: uptimeSeconds() });
+    if (result.status !== last) {
+      const notOk = Object.fromEntries(
+        Object.entries(result.checks)
+          .filter(([, check]) => check.status !== "ok")
+          .map(([name, check]) => [name, check.reason]),
+      );
+      const level = result.status === "ready" ? "info" : "warn";
+      request.log[level]({ readiness: result.status, checks: notOk }, `readiness: ${result.status}`);
+      last = result.status;
     }
-    const checks = {
-      database: "ok",
-      gateway_breaker: breaker.open
-        ? `open since ${breaker.openedAt?.toUTC().toISO()}: ${breaker.reason}; resume with \`billing breaker resume\``
-        : "closed",
-    };
-    if (breaker.open) return reply.code(503).send({ status: "paused", checks });
-    return { status: "ready", checks };
+    return reply.code(result.status === "ready" ? 200 : 503).send(result);
   });
 }

@@ -5,7 +5,7 @@ import type { EngineContext } from "../context/index.js";
 import { refreshClock } from "../context/index.js";
 import type { Logger } from "../logger/index.js";
 import { registerGatewayRoutes } from "./gateway-routes.js";
-import { registerHealthRoutes } from "./health-routes.js";
+import { HEALTH_PATHS, registerHealthRoutes } from "./health-routes.js";
 import { PathOnlyLogController, pathOf } from "./log-controller.js";
 import { registerNewCardRoutes } from "./new-card-link.js";
 import { registerOpsRoutes } from "./ops/routes.js";
@@ -46,8 +46,10 @@ export function buildServer(
   });
 
   // Every request reads the shared billing clock afresh (gateway callbacks, result and new-card
-  // pages, the merchant API): a process that serves HTTP must not act on a stale "now".
-  app.addHook("onRequest", async () => {
+  // pages, the merchant API): a process that serves HTTP must not act on a stale "now". Health
+  // probes use no billing time and must answer while the database is down.
+  app.addHook("onRequest", async (request) => {
+    if (HEALTH_PATHS.has(request.routeOptions.url ?? "")) return;
     await refreshClock(ctx.clock);
   });
 

@@ -6,7 +6,7 @@ export type {
   BillingWorker,
   WorkerSettings,
 } from "./backend.js";
-export { type QueueDepth, queueDepths } from "./depths.js";
+export { type QueueDepth, queueDepth, queueDepths } from "./depths.js";
 export {
   type ChargeEnqueueOptions,
   type EnqueueOptions,

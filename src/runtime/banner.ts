@@ -47,7 +47,7 @@ export function describeEngineProcess(engine: EngineProcess): string[] {
   const lines = [
     `billing engine running: ${running.join(", ")}`,
     summary.url
-      ? `  HTTP        ${summary.url}  (public URL ${summary.public_url}; health at /healthz)`
+      ? `  HTTP        ${summary.url}  (public URL ${summary.public_url}; /healthz live, /readyz ready)`
       : undefined,
     `  database    ${DATABASE_ORIGIN[summary.database.source]}: ${summary.database.url}`,
     queues.backend === "redis"

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiKeyOperationError, createApiKey, revokeApiKey } from "../../../src/apikeys/index.js";
 import { resumeCollection } from "../../../src/breaker/index.js";
+import { BILLING_TICK, recordTickEnd, recordTickStart } from "../../../src/scheduler/index.js";
 import { type ApiHarness, createApiHarness } from "./support.js";
 
 /**
@@ -78,9 +79,15 @@ describe("authentication", () => {
   });
 
   it("says on /readyz whether collection is paused by the gateway circuit breaker, and why", async () => {
+    // A recent tick, so the answer does not depend on how long this test process has been up.
+    await recordTickStart(api.h.ctx.db.$client, BILLING_TICK);
+    await recordTickEnd(api.h.ctx.db.$client, BILLING_TICK, { outcome: "ok", durationMs: 1 });
     const ready = await api.call("GET", "/readyz", { key: null });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: "ready", checks: { database: "ok", gateway_breaker: "closed" } });
+    expect(ready.json()).toMatchObject({
+      status: "ready",
+      checks: { database: { status: "ok" }, gateway_breaker: { status: "ok", reason: "closed" } },
+    });
 
     await api.h.ctx.db.$client`
       insert into gateway_breaker (id, opened_at, reason, signal)
@@ -90,8 +97,11 @@ describe("authentication", () => {
     expect(paused.json()).toMatchObject({
       status: "paused",
       checks: {
-        database: "ok",
-        gateway_breaker: expect.stringContaining("12 different cards refused with -7"),
+        database: { status: "ok" },
+        gateway_breaker: {
+          status: "failing",
+          reason: expect.stringContaining("12 different cards refused with -7"),
+        },
       },
     });
     expect((await api.call("GET", "/healthz", { key: null })).statusCode).toBe(200);

@@ -9,9 +9,9 @@ import { jsonOf, runBilling, scriptArgs, waitFor } from "../cli/support.js";
 /**
  * `npm start` on a fresh machine: no configuration at all (PATH and HOME, and a free PORT so
  * parallel suites do not collide), in an empty working directory whose `.data` it fills. It must
- * start an embedded PostgreSQL, BullMQ on it and the simulator in-process, serve /healthz, let
- * the CLI find it through .data/runtime.json, and exit 0 on SIGTERM without restarting the workers
- * it closes.
+ * start an embedded PostgreSQL, BullMQ on it and the simulator in-process, serve /healthz, become
+ * ready on /readyz once its first tick ran, let the CLI find it through .data/runtime.json, and
+ * exit 0 on SIGTERM without restarting the workers it closes.
  */
 
 const workDirs: string[] = [];
@@ -66,7 +66,7 @@ async function startEngine() {
 }
 
 describe("npm start with no configuration", () => {
-  it("starts everything, serves /healthz, is found by the CLI, and stops on SIGTERM", async () => {
+  it("starts everything, serves /healthz and /readyz, is found by the CLI, and stops on SIGTERM", async () => {
     const { workDir, env, engine, output, code } = await startEngine();
     await waitFor("the summary", async () =>
       output.stdout.includes("  runtime ") ? output.stdout : undefined,
@@ -93,6 +93,24 @@ describe("npm start with no configuration", () => {
       await runBilling(["clock", "advance", "1mo", "--json"], env, { cwd: workDir }),
     );
     expect(moved.simulator).toBe("moved");
+
+    // Ready once the tick its scheduler registered at boot has run, and `billing status` agrees.
+    const ready = await waitFor(
+      "/readyz after the first tick",
+      async () => {
+        const response = await fetch(`http://127.0.0.1:${env.PORT}/readyz`);
+        const body = (await response.json()) as {
+          status: string;
+          checks: { tick: { detail: { runs: number } } };
+        };
+        return response.status === 200 && body.checks.tick.detail.runs >= 1 ? body : undefined;
+      },
+      { timeoutMs: 90_000, everyMs: 250 },
+    );
+    expect(ready.status).toBe("ready");
+    const status = await runBilling(["status", "--json"], env, { cwd: workDir });
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ status: "ready" });
 
     engine.kill("SIGTERM");
     expect(await code).toBe(0);
