@@ -52,6 +52,8 @@ export interface Listed<T> {
 }
 
 export interface Attention {
+  /** Attempts whose outcome is not known right now (being reconciled, or held for a person). */
+  unknownOutcomes: number;
   heldCharges: Listed<AttentionCharge>;
   uncollectibleCharges: Listed<AttentionCharge>;
   enrollments: Listed<AttentionEnrollment>;
@@ -96,7 +98,7 @@ export async function attention(sql: Sql): Promise<Attention> {
     where c.status = ${status}
     order by c.updated_at ${order === "asc" ? sql`asc` : sql`desc`}
     limit ${LISTED}`;
-  const [held, uncollectible, enrollments, invoices, endpoints] = await Promise.all([
+  const [held, uncollectible, enrollments, invoices, endpoints, [open]] = await Promise.all([
     charges("needs_review", "asc"),
     // The newest first: an operator retries what just fell out of dunning, not last year's.
     charges("uncollectible", "desc"),
@@ -136,8 +138,11 @@ export async function attention(sql: Sql): Promise<Attention> {
       group by d.endpoint_id, e.url
       order by count(*) desc
       limit ${LISTED}`,
+    sql<{ n: string }[]>`
+      select count(*)::text as n from charge_attempts where status in ('unknown', 'needs_review')`,
   ]);
   return {
+    unknownOutcomes: pgInteger(open?.n ?? 0),
     heldCharges: listed(held, chargeOf),
     uncollectibleCharges: listed(uncollectible, chargeOf),
     enrollments: listed(enrollments, (r) => ({

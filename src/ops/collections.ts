@@ -15,7 +15,12 @@ export interface CollectionBucket {
   start: string;
   paid: { count: number; amountMinor: number };
   declined: { count: number; amountMinor: number };
-  /** Attempts whose outcome is not known yet, or held for a person. */
+  /**
+   * Attempts sent in the bucket whose outcome is still not known, or held for a person. They are
+   * placed by when they were sent on the wall clock (an open attempt has no billing-clock time
+   * yet), which is the billing clock in production; under a controllable clock they land where
+   * real time is.
+   */
   unknown: { count: number };
 }
 

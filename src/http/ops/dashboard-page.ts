@@ -1,3 +1,4 @@
+import type { Readiness } from "../../health/index.js";
 import { exponentOf } from "../../money/index.js";
 import type { AttentionCharge, OpsSession, OpsSnapshot } from "../../ops/index.js";
 import { RANGE_PRESETS } from "../../ops/index.js";
@@ -12,6 +13,8 @@ import { html, jsonScript, layout, money, percent, type Raw, raw } from "./html.
 
 export interface DashboardView {
   snapshot: OpsSnapshot;
+  /** The same checks as /readyz. */
+  health: Readiness;
   session: OpsSession;
   can: Can;
   /** The query as asked, to keep the picker's state. */
@@ -20,6 +23,7 @@ export interface DashboardView {
 }
 
 const when = (iso: string | null | undefined) => (iso ? iso.replace("T", " ").slice(0, 16) : "–");
+const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "–");
 
 function picker(view: DashboardView): Raw {
   const { snapshot, query } = view;
@@ -48,7 +52,7 @@ function kpis(s: OpsSnapshot): Raw {
   return html`<section class="kpis">
 ${card("collected", "Collected", money(c.paid.amountMinor, s.currency), `${c.paid.count} payments`)}
 ${card("declined", "Declined", String(c.declined.count), `${money(c.declined.amountMinor, s.currency)} asked`)}
-${card("unknown", "Unknown outcome", String(c.unknown.count), "attempts not settled yet")}
+${card("unknown", "Unknown now", String(s.attention.unknownOutcomes), `${s.attention.heldCharges.total} held for review`)}
 ${card("recovery", "Recovery rate", percent(s.funnel.recoveryRate), `${s.funnel.recovered.count} of ${s.funnel.entered.count} that entered dunning`)}
 ${card("mrr", "MRR", money(mrr, s.currency), `${s.subscriptions.counts.active} active, ${s.subscriptions.counts.past_due} past due`)}
 ${card("churn", "Churn", percent(s.subscriptions.churn.rate), `${s.subscriptions.churn.canceled} canceled in the range`)}
@@ -58,9 +62,9 @@ ${card("churn", "Churn", percent(s.subscriptions.churn.rate), `${s.subscriptions
 function chargeRows(items: AttentionCharge[], can: Can, csrf: string, action: "reconcile" | "retry"): Raw[] {
   return items.map(
     (c) => html`<tr data-charge="${c.chargeId}">
-<td><a href="/ops/charges/${c.chargeId}">${c.chargeId.slice(0, 8)}</a></td><td>${c.customerEmail}</td>
+<td><a href="/ops/charges/${c.chargeId}">${c.chargeId.slice(0, 8)}</a></td><td class="clip" title="${c.customerEmail}">${c.customerEmail}</td>
 <td class="num">${money(c.amountMinor, c.currency)}</td><td class="num">${c.attemptCount}</td>
-<td>${c.lastDeclineCode ?? "–"}</td><td>${when(c.since)}</td>
+<td>${c.lastDeclineCode ?? "–"}</td><td>${day(c.since)}</td>
 <td>${actionForm(can, csrf, c.chargeId, action)}</td></tr>`,
   );
 }
@@ -126,6 +130,15 @@ function upcoming(s: OpsSnapshot): Raw {
       ? html`<p class="muted">None.</p>`
       : html`<table><thead><tr><th>Customer</th><th>Card</th><th>Stops working</th></tr></thead><tbody>${cards}</tbody></table>`
   }</div></div></section>`;
+}
+
+function health(readiness: Readiness): Raw {
+  const rows = Object.entries(readiness.checks).map(
+    ([name, check]) =>
+      html`<tr data-check="${name}"><td>${name}</td><td class="check-${check.status}">${check.status}</td><td>${check.reason}</td></tr>`,
+  );
+  return html`<div class="panel" id="health"><h3>Readiness: <span class="check-${readiness.status === "ready" ? "ok" : "failing"}">${readiness.status}</span> <span class="muted">(as /readyz and <code>billing status</code>)</span></h3>
+<table><tbody>${rows}</tbody></table></div>`;
 }
 
 function queues(s: OpsSnapshot): Raw {
@@ -221,6 +234,7 @@ ${funnelRows}
 ${attention(view)}
 ${upcoming(s)}
 ${queues(s)}
+${health(view.health)}
 <section id="find"><h2>Find a charge</h2><form method="get" action="/ops/charges" class="picker"><input name="id" placeholder="charge id" size="40" required><button type="submit">Open</button></form></section>
 ${jsonScript("ops-data", chartData(s))}`,
   );

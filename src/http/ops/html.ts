@@ -67,6 +67,7 @@ export function layout(options: LayoutOptions, body: Raw): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · billing-engine ops</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/ops/assets/ops.css">
 ${scripts}
 </head>

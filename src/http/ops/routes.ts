@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { findCharge } from "../../api/services/charges.js";
 import type { EngineContext } from "../../context/index.js";
+import { readiness } from "../../health/index.js";
 import {
   closeSession,
   csrfMatches,
@@ -105,7 +106,8 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EngineContext): voi
         reply.header("content-security-policy", CSP);
         reply.header("x-frame-options", "DENY");
         reply.header("x-content-type-options", "nosniff");
-        reply.header("referrer-policy", "no-referrer");
+        // same-origin, not no-referrer: with no-referrer a browser sends "Origin: null" on our own forms.
+        reply.header("referrer-policy", "same-origin");
         if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
       });
 
@@ -200,11 +202,15 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EngineContext): voi
       };
 
       ops.get("/", async (request, reply) => {
-        const read = await snapshotFor(request, reply);
+        const [read, health] = await Promise.all([
+          snapshotFor(request, reply),
+          readiness(ctx, { uptimeSeconds: process.uptime() }),
+        ]);
         if (!read) return reply;
         const session = request.opsSession as OpsSession;
         const page = dashboardPage({
           snapshot: read.snapshot,
+          health,
           session,
           can: canFor(session),
           query: {

@@ -118,6 +118,11 @@ describe("the ops dashboard", () => {
     }
     expect(html).not.toMatch(/<script>(?!<\/script>)|style="/); // no inline script or style
     expect(html).toContain(`action="/ops/charges/${month.heldChargeId}/reconcile"`);
+    // The readiness checks, as /readyz gives them.
+    expect(html).toContain('<tr data-check="database"><td>database</td><td class="check-ok">ok</td>');
+    for (const check of ["queue", "gateway", "tick", "gateway_breaker"]) {
+      expect(html).toContain(`<tr data-check="${check}">`);
+    }
     const assets = await Promise.all(
       ["chart.umd.min.js", "ops.js", "ops.css"].map((name) => app.inject({ url: `/ops/assets/${name}` })),
     );

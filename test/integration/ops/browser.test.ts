@@ -1,0 +1,100 @@
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createApiKey } from "../../../src/apikeys/index.js";
+import { type RunningServer, startServer } from "../../../src/http/index.js";
+import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
+import { type BillingMonth, billAMonth, SCENARIO } from "./scenario.js";
+
+/**
+ * The ops dashboard as an operator uses it, in headless Chromium: log in with a key, see the charts
+ * drawn from a month of billing through the simulator, reconcile the charge held for review with
+ * its button and see it settle as paid.
+ */
+let h: EngineHarness;
+let server: RunningServer;
+let browser: Browser;
+let month: BillingMonth;
+let key: string;
+
+beforeAll(async () => {
+  h = await createEngineHarness({ gatewayTimeoutMs: 300 });
+  h.ctx.config = { ...h.ctx.config, RECONCILE_MAX_TRIES: 3 };
+  month = await billAMonth(h);
+  server = await startServer(h.ctx, { port: 0, host: "127.0.0.1" });
+  key = (await createApiKey(h.ctx.db, { name: "ops in a browser" })).key;
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+    ],
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await h?.close();
+});
+
+it("logs in, draws the charts with the month's data, and reconciles the held charge with one click", async () => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.setDefaultTimeout(15_000);
+  const scriptErrors: string[] = [];
+  page.on("pageerror", (error) => scriptErrors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") scriptErrors.push(message.text());
+  });
+  try {
+    await page.goto(`${server.url}/ops`);
+    expect(new URL(page.url()).pathname).toBe("/ops/login");
+    await page.fill("#key", key);
+    await page.click("button[type=submit]");
+    await page.waitForSelector('body[data-charts="4"]');
+    // The month began more than 30 days ago: the operator widens the range.
+    await page.getByRole("link", { name: "90d", exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get("range") === "90d");
+    await page.waitForSelector('body[data-charts="4"]');
+
+    const drawn = await page.evaluate(() => {
+      const chart = (id: string) => {
+        // biome-ignore lint/suspicious/noExplicitAny: Chart.js is a browser global here
+        const found = (window as any).Chart.getChart(document.getElementById(id));
+        return found.data.datasets.map((d: { label?: string; data: number[] }) => ({
+          label: d.label ?? "",
+          sum: d.data.reduce((a: number, b: number) => a + b, 0),
+        }));
+      };
+      return {
+        collections: chart("chart-collections"),
+        funnel: chart("chart-funnel"),
+        statuses: chart("chart-statuses"),
+      };
+    });
+    const paid = SCENARIO.approves + SCENARIO.declinesTwice;
+    expect(drawn.collections.slice(0, 3)).toEqual([
+      { label: "Collected (QAR)", sum: paid * 100 },
+      { label: "Paid", sum: paid },
+      { label: "Declined", sum: SCENARIO.declinesTwice * 2 + SCENARIO.alwaysDeclines * 5 },
+    ]);
+    expect(await page.textContent("#kpi-unknown .value")).toBe("1");
+    expect(drawn.funnel[0]?.sum).toBeGreaterThan(0);
+    expect(drawn.statuses[0]?.sum).toBe(paid + 1 + SCENARIO.alwaysDeclines);
+    expect(await page.textContent("#recovery-rate")).toBe("60.0 %");
+
+    const row = page.locator(`#held-charges tr[data-charge="${month.heldChargeId}"]`);
+    await row.locator('button[data-action="reconcile"]').click();
+    await page.waitForURL((url) => url.pathname === `/ops/charges/${month.heldChargeId}`);
+    expect(await page.textContent("#notice")).toContain("the charge is paid");
+    expect(await page.textContent("#charge-status")).toBe("paid");
+
+    await page.click("text=← Dashboard");
+    await page.waitForSelector('body[data-charts="4"]');
+    expect(await page.textContent("#held-charges .count")).toBe("0");
+    expect(scriptErrors, scriptErrors.join("\n")).toEqual([]);
+  } finally {
+    await page.close();
+  }
+});
