@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/index.js";
+import { scrapeGauges } from "../../../src/http/metrics-gauges.js";
 import { REDACTED, redact, redactText, silentLogger } from "../../../src/logger/index.js";
 import {
   countChargeAttempt,
@@ -145,4 +147,34 @@ describe("a worker's metrics server (METRICS_PORT)", () => {
   function auth() {
     return { authorization: `Bearer ${token}` };
   }
+});
+
+describe("the metrics documentation", () => {
+  const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+  const documented = new Set([...readme.matchAll(/^\| `(billing_\w+)` /gm)].map((m) => m[1]!));
+  // The gauges' collect() runs only at a scrape, so a context that is never used will do.
+  const defined = [
+    ...registry.getMetricsAsArray(),
+    ...scrapeGauges({ db: {} } as unknown as Parameters<typeof scrapeGauges>[0]).getMetricsAsArray(),
+  ]
+    .map((metric) => metric.name)
+    .filter((name) => name.startsWith("billing_"));
+
+  it("lists every billing_* metric in the README's table, and nothing else", () => {
+    expect([...documented].sort()).toEqual([...defined].sort());
+  });
+
+  it("has an example Grafana dashboard that queries only those metrics", () => {
+    const dashboard = JSON.parse(
+      readFileSync(new URL("../../../docs/grafana-dashboard.json", import.meta.url), "utf8"),
+    ) as { panels: { title: string; targets: { expr: string }[] }[] };
+    const queried = dashboard.panels.flatMap((panel) =>
+      panel.targets.flatMap((target) =>
+        [...target.expr.matchAll(/\b(billing_\w+?)(_bucket|_sum|_count)?\b/g)].map((m) => m[1]!),
+      ),
+    );
+    expect(dashboard.panels.length).toBeGreaterThanOrEqual(7);
+    expect(new Set(queried).size).toBeGreaterThan(0);
+    for (const name of queried) expect(defined).toContain(name);
+  });
 });
