@@ -1,6 +1,7 @@
 import { createEngine, type Engine } from "../src/app/index.js";
 import { ConfigError, loadConfig } from "../src/config/index.js";
 import { createLogger } from "../src/logger/index.js";
+import { type MetricsServer, startMetricsServer } from "../src/metrics/index.js";
 import { gracefulShutdown } from "../src/queue/index.js";
 import { exitOnFatalErrors, watchConnections, workerProbes } from "../src/runtime/index.js";
 import type { Role } from "../src/runtime/roles.js";
@@ -17,7 +18,8 @@ import type { Role } from "../src/runtime/roles.js";
  *   the unfinished jobs to another worker when their locks lapse (every job is idempotent);
  * - the process heals by being replaced: a database or Redis unreachable for longer than
  *   WORKER_CONNECTION_GRACE_MS, an uncaught exception or an unhandled rejection closes it the same
- *   way and exits 1, for its supervisor to start a fresh one (src/runtime/README.md).
+ *   way and exits 1, for its supervisor to start a fresh one (src/runtime/README.md);
+ * - with METRICS_PORT set, the process serves its own counters at /metrics on that port.
  */
 export async function runWorkers(name: string, roles: readonly Role[]): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -30,9 +32,18 @@ export async function runWorkers(name: string, roles: readonly Role[]): Promise<
   }
   const logger = createLogger({ level: config.LOG_LEVEL, name });
   let engine: Engine | undefined;
+  let metrics: MetricsServer | undefined;
   try {
     engine = await createEngine(config, { logger, applicationName: name });
     for (const role of roles) await role(engine.ctx);
+    if (config.METRICS_PORT !== undefined) {
+      metrics = await startMetricsServer({
+        port: config.METRICS_PORT,
+        host: config.HOST,
+        token: config.METRICS_TOKEN,
+        logger,
+      });
+    }
   } catch (err) {
     logger.fatal({ err }, "could not start");
     await engine?.close().catch((closeErr: unknown) => logger.error({ err: closeErr }, "close failed"));
@@ -47,7 +58,7 @@ export async function runWorkers(name: string, roles: readonly Role[]): Promise<
       void shutdown.shutdown("connection lost", { failed: true });
     },
   });
-  const shutdown = gracefulShutdown([() => watch.stop(), started], {
+  const shutdown = gracefulShutdown([() => watch.stop(), started, ...(metrics ? [metrics] : [])], {
     logger,
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   });

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { type EngineContext, refreshClock } from "../context/index.js";
 import { newCardLink } from "../http/index.js";
+import { recordTickRun } from "../metrics/index.js";
 import { BILLING_TICK, recordTickEnd, recordTickStart, runBillingTick } from "../scheduler/index.js";
 import { dispatchDueWebhooks, notifyExpiringPaymentMethods, webhookEnqueuer } from "../webhooks/index.js";
 
@@ -10,7 +11,8 @@ const WEBHOOK_DISPATCH_LIMIT = 500;
 /**
  * One tick: billing work, then the webhook deliveries that came due (found again from Postgres,
  * so a lost job or a Redis wipe only delays them), then the notices for cards about to expire.
- * Its start and end are recorded in tick_runs, so any process can tell a tick that stalled.
+ * Its start and end are recorded in tick_runs, so any process can tell a tick that stalled, and
+ * then counted in this process's billing_tick_runs_total and billing_tick_duration_seconds.
  */
 export async function runTick(ctx: EngineContext) {
   const sql = ctx.db.$client;
@@ -19,15 +21,17 @@ export async function runTick(ctx: EngineContext) {
   try {
     const result = await tickSteps(ctx);
     const durationMs = performance.now() - started;
-    await recordTickEnd(sql, BILLING_TICK, { outcome: result.paused ? "paused" : "ok", durationMs });
+    const outcome = result.paused ? "paused" : "ok";
+    await recordTickEnd(sql, BILLING_TICK, { outcome, durationMs });
+    recordTickRun(outcome, durationMs / 1000);
     return { ...result, durationMs };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await recordTickEnd(sql, BILLING_TICK, {
-      outcome: "failed",
-      durationMs: performance.now() - started,
-      error: message,
-    }).catch(() => undefined); // the database may be what failed; the tick's own error is thrown
+    const durationMs = performance.now() - started;
+    await recordTickEnd(sql, BILLING_TICK, { outcome: "failed", durationMs, error: message }).catch(
+      () => undefined, // the database may be what failed; the tick's own error is thrown
+    );
+    recordTickRun("failed", durationMs / 1000);
     throw error;
   }
 }

@@ -20,11 +20,12 @@ export interface UnknownAttempt {
   readonly actor: string;
 }
 
+/** Returns false when the attempt was no longer open (another worker settled it first). */
 export async function markAttemptUnknown(
   ctx: Pick<EngineContext, "db" | "clock">,
   attempt: UnknownAttempt,
-): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
     const [marked] = await tx
       .update(chargeAttempts)
       .set({
@@ -38,7 +39,7 @@ export async function markAttemptUnknown(
         ),
       )
       .returning({ reconcileTries: chargeAttempts.reconcileTries });
-    if (!marked) return;
+    if (!marked) return false;
     await recordEvent(tx, {
       type: "charge.attempt_unknown",
       actor: attempt.actor,
@@ -51,5 +52,6 @@ export async function markAttemptUnknown(
         reconcile_tries: marked.reconcileTries,
       },
     });
+    return true;
   });
 }

@@ -3,6 +3,7 @@ import type { ChargeState } from "../billing/index.js";
 import { type EngineContext, refreshClock } from "../context/index.js";
 import { chargeAttempts, charges } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
+import { countReconcile, type ReconcileOutcome } from "../metrics/index.js";
 import { ChargeNotFoundError, ChargeNotHeldError } from "./errors.js";
 import { firstLateCheckSeconds } from "./late-watch.js";
 import { defaultQuietPeriodMs, sentBefore } from "./quiet-period.js";
@@ -149,8 +150,17 @@ export async function reconcileHeldCharge(
       ...(result.outcome === "still_unknown" ? { why: result.why } : {}),
     },
   });
+  countReconcile(RECONCILE_OUTCOME[result.outcome]);
   return result;
 }
+
+/** billing_reconcile_total counts an operator's check like the worker's; a held one stays held. */
+const RECONCILE_OUTCOME: Record<ReconcileHeldResult["outcome"], ReconcileOutcome> = {
+  paid: "approved",
+  declined: "declined",
+  released: "not_found",
+  still_unknown: "still_unknown",
+};
 
 async function heldAttemptOf(
   ctx: EngineContext,

@@ -1,5 +1,6 @@
 import { recordGatewaySignal } from "../breaker/index.js";
 import type { EngineContext } from "../context/index.js";
+import { countReconcile } from "../metrics/index.js";
 import { AttemptInFlightError, ChargeOutcomeUnknownError } from "./errors.js";
 import { firstLateCheckSeconds } from "./late-watch.js";
 import type { OpenAttempt } from "./load-charges.js";
@@ -15,7 +16,8 @@ import { recordOutcome } from "./settle-batch.js";
  * GetnewPayment here: a new attempt is only allowed once this says `released`.
  *
  * An in_flight attempt younger than the quiet period may belong to a worker that is still waiting
- * for the gateway; it is left alone (AttemptInFlightError: retried later).
+ * for the gateway; it is left alone (AttemptInFlightError: retried later). What was decided is
+ * counted in billing_reconcile_total once written, and not when another worker wrote first.
  */
 export type Reconciled =
   | { readonly kind: "settled"; readonly result: ChargeResult }
@@ -52,23 +54,23 @@ export async function reconcileAttempt(
   ctx.logger.info({ chargeId, orderId: attempt.orderId, decision: decision.kind }, "reconciling attempt");
 
   switch (decision.kind) {
-    case "settle":
+    case "settle": {
       // A status check that finds what we sent weighs against "the gateway forgot" (breaker/).
       await recordGatewaySignal(ctx, "found", attempt.id);
-      return {
-        kind: "settled",
-        result: await recordOutcome(ctx, { chargeId, attempt, report: decision.report, actor: ACTOR }),
-      };
-    case "needs_review":
-      return {
-        kind: "settled",
-        result: await recordOutcome(ctx, {
-          chargeId,
-          attempt,
-          report: { kind: "unresolved", why: decision.why },
-          actor: ACTOR,
-        }),
-      };
+      const result = await recordOutcome(ctx, { chargeId, attempt, report: decision.report, actor: ACTOR });
+      if (result.kind !== "skipped") countReconcile(decision.report.kind);
+      return { kind: "settled", result };
+    }
+    case "needs_review": {
+      const result = await recordOutcome(ctx, {
+        chargeId,
+        attempt,
+        report: { kind: "unresolved", why: decision.why },
+        actor: ACTOR,
+      });
+      if (result.kind !== "skipped") countReconcile("held");
+      return { kind: "settled", result };
+    }
     case "not_charged": {
       const released = await releaseAttempt(ctx, {
         chargeId,
@@ -80,12 +82,13 @@ export async function reconcileAttempt(
         actor: ACTOR,
       });
       if (!released) return { kind: "settled", result: skipped(chargeId, "already_recorded") };
+      countReconcile("not_found");
       // Many sent payments "not found" is the gateway's problem, not each charge's (breaker/).
       await recordGatewaySignal(ctx, "not_found", attempt.id);
       return { kind: "released" };
     }
-    case "wait":
-      await markAttemptUnknown(ctx, {
+    case "wait": {
+      const marked = await markAttemptUnknown(ctx, {
         chargeId,
         attemptId: attempt.id,
         attemptNumber: attempt.attemptNumber,
@@ -94,6 +97,8 @@ export async function reconcileAttempt(
         countTry: decision.counted,
         actor: ACTOR,
       });
+      if (marked) countReconcile("still_unknown");
       throw new ChargeOutcomeUnknownError(chargeId, attempt.attemptNumber, attempt.orderId, decision.why);
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { assertChargeTransition } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { recordEvents } from "../events/index.js";
+import { countChargeAttempt } from "../metrics/index.js";
 import { lockCharges } from "./lock-charges.js";
 import { settlingFrom } from "./settling-from.js";
 
@@ -54,7 +55,7 @@ export async function releaseAttempt(
   const now = ctx.clock.now();
   const at = now.toUTC().toISO();
   const from = settlingFrom(release.held ?? false);
-  return ctx.db.$client.begin(async (tx) => {
+  const released = await ctx.db.$client.begin(async (tx) => {
     const locked = (await lockCharges(tx, [release.chargeId])).get(release.chargeId);
     if (locked?.charge.status !== from.charge) return false;
     const { charge, subscription } = locked;
@@ -108,4 +109,6 @@ export async function releaseAttempt(
     ]);
     return true;
   });
+  if (released) countChargeAttempt("failed_permanently");
+  return released;
 }

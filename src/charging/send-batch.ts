@@ -1,5 +1,6 @@
 import { recordGatewaySignal } from "../breaker/index.js";
 import type { EngineContext } from "../context/index.js";
+import { countChargeAttempt } from "../metrics/index.js";
 import type { Money } from "../money/index.js";
 import { callGateway } from "./call-gateway.js";
 import type { RecordedAttempt } from "./claim-batch.js";
@@ -113,19 +114,21 @@ async function route(
     case "approved":
     case "declined":
       return flusher.add({ chargeId: attempt.chargeId, attempt, report, actor: ACTOR });
-    case "unknown":
-      await markAttemptUnknown(ctx, {
+    case "unknown": {
+      const marked = await markAttemptUnknown(ctx, {
         ...release,
         orderId: attempt.orderId,
         why: report.description,
         countTry: false,
       });
+      if (marked) countChargeAttempt("unknown");
       throw new ChargeOutcomeUnknownError(
         attempt.chargeId,
         attempt.attemptNumber,
         attempt.orderId,
         report.description,
       );
+    }
     case "not_sent":
       return notSent(ctx, release, "not_sent", report.description);
     case "token_unusable": {

@@ -2,6 +2,7 @@ import type { DateTime } from "luxon";
 import { type AttemptOutcome, explainDecline } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import type { SqlTx } from "../db/index.js";
+import { type ChargeAttemptOutcome, countChargeAttempt } from "../metrics/index.js";
 import {
   afterDecision,
   type ChargeColumns,
@@ -33,8 +34,8 @@ import { writeOutcomes } from "./write-outcomes.js";
  * | unresolved | needs_review       | unknown         |
  *
  * `unresolved` is an attempt that reconciliation could not settle: charge and attempt wait for an
- * operator, and nothing more is sent. Follow-up work (invoices, card stops) is queued once the
- * transaction has committed.
+ * operator, and nothing more is sent. Follow-up work (invoices, card stops) is queued, and each
+ * attempt counted in billing_charge_attempts_total, once the transaction has committed.
  */
 export type FinalReport =
   | Extract<GatewayReport, { kind: "approved" | "declined" | "rejected" }>
@@ -71,6 +72,7 @@ export async function settleBatch(
       results.push(skipped(input.chargeId, "already_recorded"));
       continue;
     }
+    countAttempt(input.report);
     await runOutcomeEffects(ctx, decision.effects);
     results.push(resultOf(input, decision));
   }
@@ -190,6 +192,20 @@ function attemptColumns(report: FinalReport): AttemptColumns {
       // reconcile_tries then reads RECONCILE_MAX_TRIES.
       return { ...none, status: "needs_review", declineDescription: report.why, settles: false };
   }
+}
+
+/** The attempt status each report is written with (attemptColumns), as billing_charge_attempts_total counts it. */
+const COUNTED_AS = {
+  approved: "approved",
+  declined: "declined",
+  rejected: "failed_permanently",
+  unresolved: "needs_review",
+} as const satisfies Record<FinalReport["kind"], ChargeAttemptOutcome>;
+
+/** Called once the transaction has committed. */
+function countAttempt(report: FinalReport): void {
+  const reason = report.kind === "declined" ? explainDecline(report.description).reason : "";
+  countChargeAttempt(COUNTED_AS[report.kind], reason);
 }
 
 function reducerOutcome(report: FinalReport): AttemptOutcome {

@@ -134,6 +134,13 @@ export const envSchema = z.object({
   // link-local or otherwise internal (refused by default, see address-policy.ts). For local
   // development only, e.g. "localhost,127.0.0.1,::1" or "10.1.0.0/16".
   WEBHOOK_ALLOWED_HOSTS: hostList.default([]),
+  // Metrics (README "Metrics"): with a token set, /metrics wants `Authorization: Bearer <token>`;
+  // a process without the HTTP server (a worker) serves its own /metrics on METRICS_PORT when set.
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,}$/, "expected at least 16 printable characters, no spaces")
+    .optional(),
+  METRICS_PORT: int(1, 65_535).optional(),
 });
 
 export type Config = z.output<typeof envSchema>;

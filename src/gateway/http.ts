@@ -1,4 +1,5 @@
 import { type Logger, redact, redactText } from "../logger/index.js";
+import { observeGatewayCall } from "../metrics/index.js";
 import { type GatewayError, gatewayErrorFrom } from "./errors/index.js";
 import type { GatewayOperation } from "./operations.js";
 
@@ -6,6 +7,8 @@ import type { GatewayOperation } from "./operations.js";
  * The transport every operation goes through: one fetch with a timeout, the body encoded as asked,
  * the reply read as JSON when it is JSON, and both sides logged at debug with secrets removed. It
  * classifies only failures that have no reply; replies are judged by the v1 and legacy clients.
+ * Every call is timed here, the one place all of them pass (billing_gateway_request_duration_seconds):
+ * ok for a reply below 500, error for a 5xx or a failure without reply, timeout for the timeout.
  */
 
 export interface RequestBody {
@@ -78,10 +81,12 @@ export function createTransport(options: TransportOptions): Transport {
       status = response.status;
       text = await response.text();
     } catch (error) {
+      observeGatewayCall(operation, isTimeout(error) ? "timeout" : "error", seconds(started));
       const failure = transportFailure(operation, error, timeoutMs);
       logger.debug({ operation, ms: elapsed(started), error: failure.message }, "gateway call failed");
       throw failure;
     }
+    observeGatewayCall(operation, status >= 500 ? "error" : "ok", seconds(started));
     const { body, json } = parseJson(text);
     if (debug)
       logger.debug(
@@ -159,4 +164,8 @@ function clip(text: string): string {
 
 function elapsed(started: number): number {
   return Math.round(performance.now() - started);
+}
+
+function seconds(started: number): number {
+  return (performance.now() - started) / 1000;
 }

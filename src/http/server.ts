@@ -7,6 +7,7 @@ import type { Logger } from "../logger/index.js";
 import { registerGatewayRoutes } from "./gateway-routes.js";
 import { HEALTH_PATHS, registerHealthRoutes } from "./health-routes.js";
 import { PathOnlyLogController, pathOf } from "./log-controller.js";
+import { registerMetricsRoutes } from "./metrics-route.js";
 import { registerNewCardRoutes } from "./new-card-link.js";
 import { registerOpsRoutes } from "./ops/routes.js";
 
@@ -58,6 +59,7 @@ export function buildServer(
   registerNewCardRoutes(app, ctx);
   registerMerchantApi(app, ctx);
   registerOpsRoutes(app, ctx);
+  registerMetricsRoutes(app, ctx);
   return app;
 }
 

@@ -6,7 +6,7 @@
 export const REDACTED = "[REDACTED]";
 
 const SECRET_KEY =
-  /^(authorization|api[_-]?key|x[_-]api[_-]?key|token|access[_-]?token|bearer[_-]?token|card[_-]?token|cardtoken|pushtoken|push[_-]?token|password|secret|client[_-]?secret|token[_-]?encryption[_-]?key|cookie)$/i;
+  /^(authorization|api[_-]?key|x[_-]api[_-]?key|token|access[_-]?token|bearer[_-]?token|card[_-]?token|cardtoken|pushtoken|push[_-]?token|password|secret|client[_-]?secret|token[_-]?encryption[_-]?key|metrics[_-]?token|cookie)$/i;
 
 const SECRET_IN_TEXT: readonly RegExp[] = [
   /(bearer\s+)[^\s"',;&]+/gi,

@@ -3,6 +3,7 @@ import type { EngineContext } from "../context/index.js";
 import { type RunningServer, startServer } from "../http/index.js";
 import { findFreePort } from "../infra/index.js";
 import { createLogger, type Logger } from "../logger/index.js";
+import { startMetricsServer } from "../metrics/index.js";
 import type { RunningSimulator } from "../simulator/index.js";
 import { configureMerchant, followClock, startInProcessGateway } from "./in-process-gateway.js";
 import { charges, invoices, scheduler, tokens, webhooks } from "./roles.js";
@@ -104,6 +105,15 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
     if (parts.http) {
       server = await startServer(ctx);
       started.push(() => server?.close());
+    } else if (config.METRICS_PORT !== undefined) {
+      // No HTTP server, so no /metrics there: this process's counters get a port of their own.
+      const metrics = await startMetricsServer({
+        port: config.METRICS_PORT,
+        host: config.HOST,
+        token: config.METRICS_TOKEN,
+        logger,
+      });
+      started.push(() => metrics.close());
     }
     if (simulator) {
       await configureMerchant(simulator, ctx.publicUrl);

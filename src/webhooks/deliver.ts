@@ -4,6 +4,7 @@ import { TokenVaultError } from "../crypto/index.js";
 import type { Db } from "../db/index.js";
 import { webhookDeliveries, webhookEndpoints } from "../db/schema/index.js";
 import { webhookEventId } from "../events/index.js";
+import { countWebhookDelivery } from "../metrics/index.js";
 import { compileAllowList } from "./address-policy.js";
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, type WebhookContext } from "./context.js";
 import { DestinationRefusedError, guardedLookup, literalAddressRefusal } from "./destination.js";
@@ -35,6 +36,9 @@ import { SIGNATURE_HEADER, signWebhook } from "./signature.js";
  *
  * Delivery is at least once: a crash after the endpoint answered but before the outcome was
  * stored resends the event later, so receivers deduplicate on Billing-Event-Id.
+ *
+ * Each recorded outcome is counted in billing_webhook_deliveries_total (delivered, retry, failed)
+ * after its write; a skipped delivery sent nothing and is not counted.
  */
 
 export const EVENT_ID_HEADER = "Billing-Event-Id";
@@ -199,6 +203,7 @@ export async function deliverWebhook(ctx: WebhookContext, deliveryId: string): P
   const claim = await claimAttempt(ctx.db, deliveryId, ctx.clock.now(), policy, timeoutMs);
   const log = ctx.logger.child({ component: "webhooks", deliveryId });
   if ("status" in claim) {
+    if (claim.status === "failed") countWebhookDelivery("failed");
     log.debug({ outcome: claim }, "webhook delivery not attempted");
     return claim;
   }
@@ -236,6 +241,7 @@ export async function deliverWebhook(ctx: WebhookContext, deliveryId: string): P
         nextAttemptAt: null,
       })
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending")));
+    countWebhookDelivery("delivered");
     log.info(logFields, "webhook delivered");
     return { status: "delivered", deliveryId, attempts: claim.attempt, statusCode: result.statusCode };
   }
@@ -247,6 +253,7 @@ export async function deliverWebhook(ctx: WebhookContext, deliveryId: string): P
       .update(webhookDeliveries)
       .set({ ...recorded, status: "failed", nextAttemptAt: null })
       .where(stillOurs);
+    countWebhookDelivery("failed");
     log.error({ ...logFields, error }, "webhook delivery failed; no attempts left");
     return { status: "failed", deliveryId, attempts: claim.attempt, statusCode: result.statusCode, error };
   }
@@ -256,6 +263,7 @@ export async function deliverWebhook(ctx: WebhookContext, deliveryId: string): P
     .update(webhookDeliveries)
     .set({ ...recorded, nextAttemptAt: nextAttemptAt.toJSDate() })
     .where(stillOurs);
+  countWebhookDelivery("retry");
   log.warn(
     { ...logFields, error, nextAttemptAt: nextAttemptAt.toISO() },
     "webhook attempt failed; will retry",
