@@ -1,7 +1,7 @@
 import { Gauge, Registry } from "prom-client";
 import { SUBSCRIPTION_STATES } from "../billing/index.js";
 import { collectionPaused } from "../breaker/index.js";
-import type { EngineContext } from "../context/index.js";
+import { type EngineContext, refreshClock } from "../context/index.js";
 import { pgInstantOrNull, pgInteger } from "../db/index.js";
 import { queueDepths } from "../queue/index.js";
 import { lastTickRun } from "../scheduler/index.js";
@@ -104,7 +104,9 @@ export function scrapeGauges(ctx: GaugeContext): Registry {
     name: "billing_oldest_due_charge_lag_seconds",
     help: "How long the longest-waiting due charge (scheduled or retrying) has been due, by the billing clock; 0 when none is",
     read: async () => {
-      const now = ctx.clock.now();
+      // Read here, within the gauge's bound, not by the server's per-request hook: a scrape must
+      // answer (without this gauge) while the database is down.
+      const now = await bounded(refreshClock(ctx.clock));
       const [row] = await bounded(
         sql<{ oldest: string | null }[]>`
           select min(next_attempt_at)::text as oldest from charges

@@ -48,9 +48,11 @@ export function buildServer(
 
   // Every request reads the shared billing clock afresh (gateway callbacks, result and new-card
   // pages, the merchant API): a process that serves HTTP must not act on a stale "now". Health
-  // probes use no billing time and must answer while the database is down.
+  // probes and metrics scrapes must answer while the database is down; /metrics reads the clock
+  // itself, bounded.
   app.addHook("onRequest", async (request) => {
-    if (HEALTH_PATHS.has(request.routeOptions.url ?? "")) return;
+    const route = request.routeOptions.url ?? "";
+    if (HEALTH_PATHS.has(route) || route === "/metrics") return;
     await refreshClock(ctx.clock);
   });
 
