@@ -3,12 +3,11 @@
  * `npx tsx scripts/billing.ts <command>`, or, after `npm link`, as `billing <command>`
  * (package.json's bin points at scripts/billing.mjs, which loads this file through tsx).
  */
-import { runCli } from "../src/cli/index.js";
+import { exitWhenFlushed, runCli } from "../src/cli/index.js";
 
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
 });
-// Explicit: pools and timers of the engine's libraries must not keep a finished command alive.
-process.exit(code);
+await exitWhenFlushed(code);

@@ -20,6 +20,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { exitWhenFlushed } from "../src/cli/exit.js";
 import { gatewayFaults, gatewayForgets, latePayment, wrongKey } from "./chaos/gateway-faults.js";
 import { Harness } from "./chaos/harness.js";
 import { type Measurement, measure } from "./chaos/measure.js";
@@ -172,4 +173,4 @@ async function main(): Promise<number> {
   return rows.every((row) => row.verdict === "ok") ? 0 : 1;
 }
 
-process.exit(await main());
+await exitWhenFlushed(await main());

@@ -11,6 +11,7 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { DateTime } from "luxon";
+import { exitWhenFlushed } from "../src/cli/exit.js";
 import { table } from "../src/cli/output.js";
 import { createLogger } from "../src/logger/index.js";
 import { createPlan } from "../src/plans/index.js";
@@ -111,4 +112,4 @@ try {
     .catch((error: unknown) => process.stderr.write(`stopping the engine failed: ${error}\n`));
   await rm(dataDir, { recursive: true, force: true });
 }
-process.exit(failed ? 1 : 0);
+await exitWhenFlushed(failed ? 1 : 0);
