@@ -7,6 +7,8 @@ export {
   type CreatedApiKey,
   createApiKey,
   hashApiKey,
+  type ListedApiKey,
+  listApiKeys,
   revokeApiKey,
 } from "./keys.js";
 export { ApiKeyOperationError, type ApiKeyScope, normaliseOperation, permits } from "./permissions.js";

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/index.js";
 import { apiKeys } from "../db/schema/index.js";
 import { type ApiKeyScope, normaliseOperation } from "./permissions.js";
@@ -122,4 +122,32 @@ export async function revokeApiKey(db: Db, id: string): Promise<boolean> {
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   return revoked.length > 0;
+}
+
+export interface ListedApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scope: ApiKeyScope;
+  allowedOperations: string[] | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Every key, oldest first, revoked ones included (they still name the actors of past events). */
+export async function listApiKeys(db: Db): Promise<ListedApiKey[]> {
+  return db
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      prefix: apiKeys.prefix,
+      scope: apiKeys.scope,
+      allowedOperations: apiKeys.allowedOperations,
+      createdAt: apiKeys.createdAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
 }

@@ -8,6 +8,7 @@ import { registerCustomers } from "./commands/customers.js";
 import { registerDunning } from "./commands/dunning.js";
 import { registerEnroll } from "./commands/enroll.js";
 import { registerImport } from "./commands/import.js";
+import { registerInvoices } from "./commands/invoices.js";
 import { registerKeys } from "./commands/keys.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerPlans } from "./commands/plans.js";
@@ -16,6 +17,7 @@ import { registerStatus } from "./commands/status.js";
 import { registerSubscriptions } from "./commands/subscriptions.js";
 import { EXIT, toCliError } from "./errors.js";
 import type { CliIo } from "./output.js";
+import { engineVersion } from "./version.js";
 
 export function buildProgram(cli: Cli): Command {
   const program = new Command("billing")
@@ -23,6 +25,7 @@ export function buildProgram(cli: Cli): Command {
       "Operate the billing engine. It connects like the engine does (DATABASE_URL, GATEWAY_*, …); with no " +
         "DATABASE_URL it uses the zero-config engine's database under BILLING_DATA_DIR (default .data).",
     )
+    .version(engineVersion(), "-V, --version", "print the engine's version")
     .option("--json", "print one JSON document on stdout and nothing else")
     .showHelpAfterError("(run with --help for usage)");
   registerMigrate(program, cli);
@@ -32,6 +35,7 @@ export function buildProgram(cli: Cli): Command {
   registerImport(program, cli);
   registerSubscriptions(program, cli);
   registerCharges(program, cli);
+  registerInvoices(program, cli);
   registerDunning(program, cli);
   registerStatus(program, cli);
   registerBreaker(program, cli);

@@ -48,10 +48,25 @@ export interface DunningSummary {
   readonly charges: readonly DunningChargeReport[];
 }
 
+/**
+ * The charge as the run left it: a collection that made an attempt says its number, and a decline
+ * when the next retry is due, so a report never shows the counts from before the run.
+ */
+function afterRun(charge: SelectedCharge, result: RetryNowResult): SelectedCharge {
+  switch (result.kind) {
+    case "paid":
+      return { ...charge, attemptCount: result.attemptNumber, nextAttemptAt: null };
+    case "declined":
+      return { ...charge, attemptCount: result.attemptNumber, nextAttemptAt: result.nextAttemptAt };
+    default:
+      return charge;
+  }
+}
+
 async function collect(ctx: EngineContext, charge: SelectedCharge): Promise<CollectedCharge> {
   try {
     const result = await retryChargeNow(ctx, charge.chargeId);
-    return { ...charge, outcome: result.kind, result };
+    return { ...afterRun(charge, result), outcome: result.kind, result };
   } catch (err) {
     ctx.logger.error({ err, chargeId: charge.chargeId }, "dunning run could not collect this charge");
     return { ...charge, outcome: "error", error: err instanceof Error ? err.message : String(err) };

@@ -6,6 +6,7 @@ import { refreshClock } from "../context/index.js";
 import type { Logger } from "../logger/index.js";
 import { registerGatewayRoutes } from "./gateway-routes.js";
 import { HEALTH_PATHS, registerHealthRoutes } from "./health-routes.js";
+import { registerIndexRoutes } from "./index-routes.js";
 import { PathOnlyLogController, pathOf } from "./log-controller.js";
 import { registerMetricsRoutes } from "./metrics-route.js";
 import { registerNewCardRoutes } from "./new-card-link.js";
@@ -56,6 +57,7 @@ export function buildServer(
     await refreshClock(ctx.clock);
   });
 
+  registerIndexRoutes(app);
   registerHealthRoutes(app, ctx);
   registerGatewayRoutes(app, ctx);
   registerNewCardRoutes(app, ctx);

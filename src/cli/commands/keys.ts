@@ -1,8 +1,9 @@
 import type { Command } from "commander";
-import { createApiKey } from "../../apikeys/index.js";
+import { createApiKey, listApiKeys, revokeApiKey } from "../../apikeys/index.js";
 import type { Cli } from "../cli.js";
-import { optionError } from "../errors.js";
-import { fields } from "../output.js";
+import { CliError, optionError } from "../errors.js";
+import { uuid } from "../options.js";
+import { fields, table } from "../output.js";
 
 export function registerKeys(program: Command, cli: Cli): void {
   const keys = program.command("keys").description("API keys of the merchant API");
@@ -35,5 +36,38 @@ export function registerKeys(program: Command, cli: Cli): void {
       const output = cli.output(command);
       output.note("store the key now: only its hash is kept, it cannot be shown again");
       output.result(shown, () => fields(shown));
+    });
+
+  keys
+    .command("list")
+    .description("list API keys, oldest first, revoked ones included (only their prefix is shown)")
+    .action(async (_options, command: Command) => {
+      const rows = await cli.withDatabase(({ db }) => listApiKeys(db));
+      const shown = rows.map((key) => ({
+        id: key.id,
+        name: key.name,
+        prefix: key.prefix,
+        scope: key.scope,
+        allowed_operations: key.allowedOperations,
+        created_at: key.createdAt.toISOString(),
+        last_used_at: key.lastUsedAt?.toISOString() ?? null,
+        revoked_at: key.revokedAt?.toISOString() ?? null,
+      }));
+      cli
+        .output(command)
+        .result({ data: shown }, () =>
+          table(shown, ["id", "name", "prefix", "scope", "last_used_at", "revoked_at"]),
+        );
+    });
+
+  keys
+    .command("revoke")
+    .description("stop a key from authenticating, at once (its dashboard sessions end too)")
+    .argument("<id>", "key id (from keys list)", uuid)
+    .action(async (id: string, _options, command: Command) => {
+      const revoked = await cli.withDatabase(({ db }) => revokeApiKey(db, id));
+      if (!revoked) throw new CliError(`no live API key ${id}: it does not exist or is already revoked`);
+      const shown = { id, revoked: true };
+      cli.output(command).result(shown, () => `revoked API key ${id}`);
     });
 }

@@ -69,6 +69,11 @@ describe("dunning run", () => {
     const run = await runDunning(h.ctx, { concurrency: 2, onProgress: (p) => progress.push(p) });
     expect(run).toMatchObject({ dryRun: false, attempted: 2, approved: 0, declined: 2, unknown: 0 });
     expect(run.charges.map((c) => "outcome" in c && c.outcome)).toEqual(["declined", "declined"]);
+    // The report says where each charge is after the run, not where it was when selected.
+    expect(run.charges.map((c) => [c.attemptCount, c.nextAttemptAt])).toEqual([
+      [2, "2026-01-18T09:00:00.000Z"],
+      [2, "2026-01-18T09:00:00.000Z"],
+    ]);
     expect(progress.map((p) => [p.done, p.total])).toEqual([
       [1, 2],
       [2, 2],

@@ -5,7 +5,7 @@ import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ControllableClock } from "../../../src/clock/index.js";
-import { charges, customers, subscriptions } from "../../../src/db/schema/index.js";
+import { charges, customers, invoices, subscriptions } from "../../../src/db/schema/index.js";
 import { silentLogger } from "../../../src/logger/index.js";
 import { configureMerchant } from "../../../src/runtime/in-process-gateway.js";
 import { type EngineProcess, startEngineProcess } from "../../../src/runtime/index.js";
@@ -274,6 +274,69 @@ describe("billing CLI", () => {
     );
     expect(key.name).toBe("shop");
     expect(key.key).toMatch(/^bk_[0-9A-Za-z]{40}$/);
+  });
+
+  it("lists API keys without their secret, and revokes one at once", async () => {
+    const key = jsonOf<{ id: string; key: string }>(await billing("keys", "create", "--name", "to revoke"));
+    interface Listed {
+      id: string;
+      name: string;
+      prefix: string;
+      revoked_at: string | null;
+    }
+    const listed = jsonOf<{ data: Listed[] }>(await billing("keys", "list")).data;
+    const mine = listed.find((k) => k.id === key.id);
+    expect(mine).toMatchObject({
+      name: "to revoke",
+      prefix: key.key.slice(0, mine!.prefix.length),
+      revoked_at: null,
+    });
+    expect(JSON.stringify(listed)).not.toContain(key.key);
+
+    expect(jsonOf(await billing("keys", "revoke", key.id))).toEqual({ id: key.id, revoked: true });
+    const after = jsonOf<{ data: Listed[] }>(await billing("keys", "list")).data;
+    expect(after.find((k) => k.id === key.id)?.revoked_at).not.toBeNull();
+    const again = await billing("keys", "revoke", key.id);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("does not exist or is already revoked");
+  });
+
+  it("lists and shows invoices with why one failed", async () => {
+    const [charge] = await database.db.select().from(charges).limit(1);
+    const [invoice] = await database.db
+      .insert(invoices)
+      .values({
+        chargeId: charge!.id,
+        status: "failed",
+        amountMinor: charge!.amountMinor,
+        currency: charge!.currency,
+        attempts: 1,
+        lastError: "product_id: not found",
+      })
+      .returning();
+    interface Invoice {
+      id: string;
+      status: string;
+      last_error: string | null;
+      subscription_id: string;
+    }
+    const listed = jsonOf<{ data: Invoice[] }>(
+      await billing("invoices", "list", "--subscription", charge!.subscriptionId),
+    );
+    expect(listed.data).toMatchObject([
+      { id: invoice!.id, status: "failed", last_error: "product_id: not found" },
+    ]);
+    expect(jsonOf<Invoice>(await billing("invoices", "show", invoice!.id))).toMatchObject({
+      id: invoice!.id,
+      subscription_id: charge!.subscriptionId,
+      attempts: 1,
+    });
+  });
+
+  it("prints its version", async () => {
+    const run = await runBilling(["--version"], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it("enrolls from a CSV, reports bad rows by line, and creates nothing twice on a re-run", async () => {
