@@ -1,5 +1,6 @@
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { launchChromium } from "../support/chromium.js";
 import { Sim } from "./harness.js";
 import { MerchantServer } from "./merchant-server.js";
 
@@ -10,19 +11,7 @@ let browser: Browser;
 beforeAll(async () => {
   sim = await Sim.start();
   merchant = await MerchantServer.start();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

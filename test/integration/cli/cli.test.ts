@@ -299,7 +299,7 @@ describe("billing CLI", () => {
     const again = await billing("keys", "revoke", key.id);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("does not exist or is already revoked");
-  });
+  }, 120_000);
 
   it("lists and shows invoices with why one failed", async () => {
     const [charge] = await database.db.select().from(charges).limit(1);
@@ -331,7 +331,7 @@ describe("billing CLI", () => {
       subscription_id: charge!.subscriptionId,
       attempts: 1,
     });
-  });
+  }, 60_000);
 
   it("prints its version", async () => {
     const run = await runBilling(["--version"], env);

@@ -1,7 +1,8 @@
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApiKey } from "../../../src/apikeys/index.js";
 import { type RunningServer, startServer } from "../../../src/http/index.js";
+import { launchChromium } from "../../support/chromium.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
 import { type BillingMonth, billAMonth, SCENARIO } from "./scenario.js";
 
@@ -22,16 +23,7 @@ beforeAll(async () => {
   month = await billAMonth(h);
   server = await startServer(h.ctx, { port: 0, host: "127.0.0.1" });
   key = (await createApiKey(h.ctx.db, { name: "ops in a browser" })).key;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-    ],
-  });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
