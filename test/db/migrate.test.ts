@@ -31,6 +31,8 @@ const TABLES = [
   "clock_state",
   "gateway_breaker",
   "gateway_signals",
+  "tick_runs",
+  "ops_sessions",
 ];
 
 const created: string[] = [];
