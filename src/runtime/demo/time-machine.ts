@@ -11,6 +11,13 @@ import { runBillingTick } from "../../scheduler/index.js";
  * No sleeping for a fixed time: the engine is polled until it is idle, within a deadline.
  */
 
+/** Something people do between billing runs, at a billing-clock instant. */
+export interface Moment {
+  at: DateTime;
+  what: string;
+  run(): Promise<void>;
+}
+
 const POLL_MS = 50;
 const IDLE_DEADLINE_MS = 60_000;
 /** Ticks per settle() before giving up: each round only follows up the previous one's work. */
@@ -82,6 +89,37 @@ export class TimeMachine {
   /** Moves the clock forwards to `instant` (never back). */
   async moveTo(instant: DateTime): Promise<void> {
     if (instant > this.now()) await this.clock.set(instant);
+  }
+
+  /**
+   * Moves the clock from instant to instant up to `end`: to each moment and to each instant the
+   * engine has work due, whichever comes first, running the moment there, then the billing tick
+   * until the workers are idle. `step` hears each stop: the moment's `what`, or undefined for a
+   * billing run alone.
+   */
+  async play(
+    end: DateTime,
+    moments: readonly Moment[],
+    step: (at: DateTime, what: string | undefined) => void = () => {},
+  ): Promise<void> {
+    const pending = [...moments].sort((a, b) => a.at.toMillis() - b.at.toMillis());
+    for (;;) {
+      const due = await this.nextDue();
+      const moment = pending[0];
+      const next = [due, moment?.at]
+        .filter((at) => at !== undefined)
+        .sort((a, b) => a.toMillis() - b.toMillis())[0];
+      if (!next || next > end) return;
+      await this.moveTo(next);
+      if (moment && moment.at <= next) {
+        pending.shift();
+        step(next, moment.what);
+        await moment.run();
+      } else {
+        step(next, undefined);
+      }
+      await this.settle();
+    }
   }
 
   /** The next instant the engine has work: a subscription to bill or a charge to retry. */
