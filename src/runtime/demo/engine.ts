@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -34,6 +35,10 @@ export interface DemoEngine {
 
 export async function startDemoEngine(options: DemoEngineOptions): Promise<DemoEngine> {
   const dataDir = await mkdtemp(path.join(tmpdir(), `billing-${options.name}-`));
+  // Ctrl-C in a terminal reaches the embedded PostgreSQL too, and the engine then exits at once
+  // (engine-process.ts): the directory goes with the process even without close().
+  const removeOnExit = () => rmSync(dataDir, { recursive: true, force: true });
+  process.once("exit", removeOnExit);
   let engine: EngineProcess | undefined;
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -42,6 +47,7 @@ export async function startDemoEngine(options: DemoEngineOptions): Promise<DemoE
         await engine?.close();
       } finally {
         await rm(dataDir, { recursive: true, force: true });
+        process.off("exit", removeOnExit);
       }
     })();
     return closing;

@@ -1,13 +1,14 @@
 import { and, count, eq, inArray, lte, min, notExists, or } from "drizzle-orm";
 import type { DateTime } from "luxon";
+import { runTick } from "../../app/index.js";
 import { toInstant } from "../../clock/index.js";
 import { type EngineContext, isSharedClock, type SharedClock } from "../../context/index.js";
 import { charges, invoices, subscriptions } from "../../db/schema/index.js";
-import { runBillingTick } from "../../scheduler/index.js";
 
 /**
  * Drives an in-process engine through time for the demo: moves the shared billing clock, runs the
- * billing tick, and waits, by reading the database, until the workers have done what became due.
+ * scheduler's tick (src/app/tick.ts: billing, webhooks, expiring-card notices, recorded in
+ * tick_runs), and waits, by reading the database, until the workers have done what became due.
  * No sleeping for a fixed time: the engine is polled until it is idle, within a deadline.
  */
 
@@ -73,7 +74,7 @@ export class TimeMachine {
   /** Runs billing ticks, waiting for the workers after each, until a tick finds nothing to do. */
   async settle(): Promise<void> {
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
-      const tick = await runBillingTick(this.ctx, { batchSize: this.ctx.config.BILLING_BATCH_SIZE });
+      const tick = await runTick(this.ctx);
       await this.waitIdle();
       const work =
         tick.chargesCreated +
