@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { findFreePort } from "../../infra/index.js";
 import { createLogger } from "../../logger/index.js";
 import type { RunningSimulator } from "../../simulator/index.js";
 import { type EngineProcess, startEngineProcess } from "../engine-process.js";
@@ -63,6 +64,8 @@ export async function startDemoEngine(options: DemoEngineOptions): Promise<DemoE
         BILLING_CLOCK_START: options.start,
         TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
         PORT: "0",
+        // Any free port: the default 54329 is the one every other embedded PostgreSQL tries first.
+        EMBEDDED_POSTGRES_PORT: String(await findFreePort()),
         HOST: "127.0.0.1",
         QUEUE_BACKOFF_MS: "200",
         ...options.env,
