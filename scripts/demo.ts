@@ -6,19 +6,13 @@
  * and waiting for the workers), and a summary says what was charged on time, recovered by
  * dunning, invoiced and canceled. Everything is stopped at the end; the exit code is 0.
  */
-import { randomBytes } from "node:crypto";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { DateTime } from "luxon";
 import { exitWhenFlushed } from "../src/cli/exit.js";
 import { table } from "../src/cli/output.js";
-import { createLogger } from "../src/logger/index.js";
 import { createPlan } from "../src/plans/index.js";
+import { type DemoEngine, startDemoEngine } from "../src/runtime/demo/engine.js";
 import { CAST, enrollCast, moments } from "../src/runtime/demo/scenario.js";
 import { summarise } from "../src/runtime/demo/summary.js";
-import { TimeMachine } from "../src/runtime/demo/time-machine.js";
-import { type EngineProcess, startEngineProcess } from "../src/runtime/index.js";
 
 const START = "2026-01-05T06:00:00Z";
 const MONTHS = 3;
@@ -26,32 +20,13 @@ const MONTHS = 3;
 const say = (text: string) => process.stdout.write(`${text}\n`);
 const day = (at: DateTime) => at.setZone("Asia/Qatar").toFormat("ccc dd LLL yyyy HH:mm");
 
-const dataDir = await mkdtemp(path.join(tmpdir(), "billing-demo-"));
-// As root, the embedded PostgreSQL runs as the `postgres` user, which must reach the cluster inside.
-await chmod(dataDir, 0o755);
-let engine: EngineProcess | undefined;
+let demo: DemoEngine | undefined;
 let failed = false;
 try {
   say("starting the engine (embedded PostgreSQL, BullMQ on it, gateway simulator in-process)…");
-  engine = await startEngineProcess({
-    // Zero-config on purpose: none of the caller's DATABASE_URL, REDIS_URL or gateway settings.
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      BILLING_DATA_DIR: dataDir,
-      BILLING_CLOCK_START: START,
-      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-      PORT: "0",
-      HOST: "127.0.0.1",
-      QUEUE_BACKOFF_MS: "200",
-    },
-    logger: createLogger({ level: process.env.LOG_LEVEL || "error", name: "demo" }),
-    // The demo runs the billing tick itself, right after each move of the clock.
-    parts: { http: true, scheduler: false, workers: true },
-  });
-  const { ctx, simulator } = engine;
-  if (!simulator) throw new Error("the demo needs the in-process simulator");
-  const time = new TimeMachine(ctx);
+  demo = await startDemoEngine({ name: "demo", start: START });
+  const { simulator, time } = demo;
+  const { ctx } = demo.engine;
 
   const plan = await createPlan(
     ctx,
@@ -62,28 +37,13 @@ try {
   const cast = await enrollCast(ctx, simulator, plan.id);
   const start = time.now();
   const end = start.plus({ months: MONTHS }).minus({ days: 1 });
-  const pending = moments(ctx, simulator, cast, start);
 
   say(`\nbilling from ${day(start)} to ${day(end)} (Asia/Qatar):`);
   say(`  ${day(start)}  billing run: the first period of every subscription`);
   await time.settle();
-  for (;;) {
-    const due = await time.nextDue();
-    const moment = pending[0];
-    const next = [due, moment?.at]
-      .filter((at) => at !== undefined)
-      .sort((a, b) => a.toMillis() - b.toMillis())[0];
-    if (!next || next > end) break;
-    await time.moveTo(next);
-    if (moment && moment.at <= next) {
-      pending.shift();
-      say(`  ${day(next)}  ${moment.what}`);
-      await moment.run();
-    } else {
-      say(`  ${day(next)}  billing run`);
-    }
-    await time.settle();
-  }
+  await time.play(end, moments(ctx, simulator, cast, start), (at, what) =>
+    say(`  ${day(at)}  ${what ?? "billing run"}`),
+  );
 
   const summary = await summarise(ctx, cast);
   say(`\n${table(summary.rows, summary.columns)}\n`);
@@ -107,9 +67,8 @@ try {
     `demo failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
 } finally {
-  await engine
+  await demo
     ?.close()
     .catch((error: unknown) => process.stderr.write(`stopping the engine failed: ${error}\n`));
-  await rm(dataDir, { recursive: true, force: true });
 }
 await exitWhenFlushed(failed ? 1 : 0);

@@ -4,6 +4,7 @@ import type { EngineContext } from "../../context/index.js";
 import { createCustomer } from "../../customers/index.js";
 import { enroll, startReEnrollment } from "../../enrollment/index.js";
 import type { RunningSimulator } from "../../simulator/index.js";
+import type { Moment } from "./time-machine.js";
 
 /**
  * The demo's cast. Every customer saves a simulated card through the hosted checkout (as a browser
@@ -46,7 +47,12 @@ export interface Enrolled extends CastMember {
 }
 
 /** Submits the hosted checkout with the card and follows the redirect back, as the browser does. */
-async function payCheckout(simulator: RunningSimulator, checkoutUrl: string, card: string, name: string) {
+export async function payCheckout(
+  simulator: RunningSimulator,
+  checkoutUrl: string,
+  card: string,
+  name: string,
+) {
   const reply = await fetch(`${simulator.url}/_sim/pay`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -60,13 +66,15 @@ async function payCheckout(simulator: RunningSimulator, checkoutUrl: string, car
   if (!back.ok) throw new Error(`our server answered ${back.status} to ${name}'s return from the checkout`);
 }
 
+/** Enrols each member in turn: a customer, an enrolment, and the checkout paid with the member's card. */
 export async function enrollCast(
   ctx: EngineContext,
   simulator: RunningSimulator,
   planId: string,
+  members: readonly CastMember[] = CAST,
 ): Promise<Enrolled[]> {
   const enrolled: Enrolled[] = [];
-  for (const member of CAST) {
+  for (const member of members) {
     const { customer } = await createCustomer(
       ctx,
       { email: member.email, name: member.name },
@@ -77,12 +85,6 @@ export async function enrollCast(
     enrolled.push({ ...member, customerId: customer.id, subscriptionId: started.subscriptionId });
   }
   return enrolled;
-}
-
-export interface Moment {
-  at: DateTime;
-  what: string;
-  run(): Promise<void>;
 }
 
 /**

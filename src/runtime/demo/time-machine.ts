@@ -1,15 +1,23 @@
 import { and, count, eq, inArray, lte, min, notExists, or } from "drizzle-orm";
 import type { DateTime } from "luxon";
+import { runTick } from "../../app/index.js";
 import { toInstant } from "../../clock/index.js";
 import { type EngineContext, isSharedClock, type SharedClock } from "../../context/index.js";
 import { charges, invoices, subscriptions } from "../../db/schema/index.js";
-import { runBillingTick } from "../../scheduler/index.js";
 
 /**
  * Drives an in-process engine through time for the demo: moves the shared billing clock, runs the
- * billing tick, and waits, by reading the database, until the workers have done what became due.
+ * scheduler's tick (src/app/tick.ts: billing, webhooks, expiring-card notices, recorded in
+ * tick_runs), and waits, by reading the database, until the workers have done what became due.
  * No sleeping for a fixed time: the engine is polled until it is idle, within a deadline.
  */
+
+/** Something people do between billing runs, at a billing-clock instant. */
+export interface Moment {
+  at: DateTime;
+  what: string;
+  run(): Promise<void>;
+}
 
 const POLL_MS = 50;
 const IDLE_DEADLINE_MS = 60_000;
@@ -66,7 +74,7 @@ export class TimeMachine {
   /** Runs billing ticks, waiting for the workers after each, until a tick finds nothing to do. */
   async settle(): Promise<void> {
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
-      const tick = await runBillingTick(this.ctx, { batchSize: this.ctx.config.BILLING_BATCH_SIZE });
+      const tick = await runTick(this.ctx);
       await this.waitIdle();
       const work =
         tick.chargesCreated +
@@ -82,6 +90,37 @@ export class TimeMachine {
   /** Moves the clock forwards to `instant` (never back). */
   async moveTo(instant: DateTime): Promise<void> {
     if (instant > this.now()) await this.clock.set(instant);
+  }
+
+  /**
+   * Moves the clock from instant to instant up to `end`: to each moment and to each instant the
+   * engine has work due, whichever comes first, running the moment there, then the billing tick
+   * until the workers are idle. `step` hears each stop: the moment's `what`, or undefined for a
+   * billing run alone.
+   */
+  async play(
+    end: DateTime,
+    moments: readonly Moment[],
+    step: (at: DateTime, what: string | undefined) => void = () => {},
+  ): Promise<void> {
+    const pending = [...moments].sort((a, b) => a.at.toMillis() - b.at.toMillis());
+    for (;;) {
+      const due = await this.nextDue();
+      const moment = pending[0];
+      const next = [due, moment?.at]
+        .filter((at) => at !== undefined)
+        .sort((a, b) => a.toMillis() - b.toMillis())[0];
+      if (!next || next > end) return;
+      await this.moveTo(next);
+      if (moment && moment.at <= next) {
+        pending.shift();
+        step(next, moment.what);
+        await moment.run();
+      } else {
+        step(next, undefined);
+      }
+      await this.settle();
+    }
   }
 
   /** The next instant the engine has work: a subscription to bill or a charge to retry. */
