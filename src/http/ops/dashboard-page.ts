@@ -74,7 +74,7 @@ function chargeTable(title: string, id: string, rows: Raw[], total: number, empt
 ${
   rows.length === 0
     ? html`<p class="muted">${empty}</p>`
-    : html`<table><thead><tr><th>Charge</th><th>Customer</th><th>Amount</th><th>Attempts</th><th>Last decline</th><th>Since</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
+    : html`<table><thead><tr><th>Charge</th><th>Customer</th><th class="num">Amount</th><th class="num">Attempts</th><th>Last decline</th><th>Since</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
 }</div>`;
 }
 
@@ -124,7 +124,7 @@ function upcoming(s: OpsSnapshot): Raw {
       html`<tr><td>${c.customerEmail}</td><td>•••• ${c.cardLast4 ?? "????"}</td><td>${when(c.expiresAt)}</td></tr>`,
   );
   return html`<section id="upcoming"><h2>Coming up</h2><div class="grid2">
-<div class="panel" id="renewals"><h3>Renewals</h3><table><thead><tr><th></th><th>Subscriptions</th><th>Amount</th></tr></thead><tbody>${renewals}</tbody></table></div>
+<div class="panel" id="renewals"><h3>Renewals</h3><table><thead><tr><th></th><th class="num">Subscriptions</th><th class="num">Amount</th></tr></thead><tbody>${renewals}</tbody></table></div>
 <div class="panel" id="expiring-cards"><h3>Cards expiring within 30 days <span class="count">${s.upcoming.expiringCards.count}</span></h3>${
     cards.length === 0
       ? html`<p class="muted">None.</p>`
@@ -151,7 +151,7 @@ function queues(s: OpsSnapshot): Raw {
     ? `last tick ${when(q.tick.startedAt.toISO())} (${q.tick.ageSeconds} s ago), ${q.tick.outcome ?? "running"}${q.tick.durationMs === null ? "" : ` in ${q.tick.durationMs} ms`}${q.tick.error ? `: ${q.tick.error}` : ""}`
     : "no billing tick recorded yet";
   return html`<section id="queues"><h2>Queues</h2><div class="grid2">
-<div class="panel"><table><thead><tr><th>Queue</th><th>Waiting</th><th>Active</th><th>Delayed</th><th>Failed</th></tr></thead><tbody>${rows}</tbody></table>
+<div class="panel"><table><thead><tr><th>Queue</th><th class="num">Waiting</th><th class="num">Active</th><th class="num">Delayed</th><th class="num">Failed</th></tr></thead><tbody>${rows}</tbody></table>
 <p id="tick-health">${tick}</p>
 <p id="due-lag">${q.dueCharges} charges due; the oldest has waited ${q.oldestDueLagSeconds} s.</p></div>
 <div class="panel chart"><canvas id="chart-queues" aria-label="Jobs per queue"></canvas></div>
