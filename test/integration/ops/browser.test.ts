@@ -18,7 +18,7 @@ let month: BillingMonth;
 let key: string;
 
 beforeAll(async () => {
-  h = await createEngineHarness({ gatewayTimeoutMs: 300 });
+  h = await createEngineHarness({ gatewayTimeoutMs: 2000 });
   h.ctx.config = { ...h.ctx.config, RECONCILE_MAX_TRIES: 3 };
   month = await billAMonth(h);
   server = await startServer(h.ctx, { port: 0, host: "127.0.0.1" });

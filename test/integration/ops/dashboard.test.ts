@@ -18,7 +18,7 @@ describe("the ops dashboard", () => {
   let fullKey: string;
 
   beforeAll(async () => {
-    h = await createEngineHarness({ gatewayTimeoutMs: 300 });
+    h = await createEngineHarness({ gatewayTimeoutMs: 2000 });
     h.ctx.config = { ...h.ctx.config, RECONCILE_MAX_TRIES: 3, OPS_CACHE_SECONDS: 0 };
     month = await billAMonth(h);
     app = buildServer(h.ctx);

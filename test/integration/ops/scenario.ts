@@ -43,7 +43,10 @@ async function settle(h: EngineHarness): Promise<void> {
   );
 }
 
-/** Needs a harness made with a short gateway timeout (e.g. 300 ms) and RECONCILE_MAX_TRIES 3. */
+/**
+ * Needs a harness with RECONCILE_MAX_TRIES 3; the held charge waits out one gateway timeout, so a
+ * timeout of a second or two (not the default) keeps it quick while a loaded machine still answers.
+ */
 export async function billAMonth(h: EngineHarness): Promise<BillingMonth> {
   startChargeWorker(h.ctx, { concurrency: 4, ratePerSecond: 200 });
   startInvoiceWorker(h.ctx);
