@@ -5,7 +5,12 @@ import { findFreePort } from "../infra/index.js";
 import { createLogger, type Logger } from "../logger/index.js";
 import { startMetricsServer } from "../metrics/index.js";
 import type { RunningSimulator } from "../simulator/index.js";
-import { configureMerchant, followClock, startInProcessGateway } from "./in-process-gateway.js";
+import {
+  configureMerchant,
+  followClock,
+  keepInvoiceIdsAhead,
+  startInProcessGateway,
+} from "./in-process-gateway.js";
 import { charges, invoices, scheduler, tokens, webhooks } from "./roles.js";
 import { removeRuntimeRecord, writeRuntimeRecord } from "./runtime-file.js";
 import { type EngineSetup, resolveSetup } from "./setup.js";
@@ -83,7 +88,9 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
     // A port of 0 is chosen now, so the public URL (and the callback URLs the gateway gets) name it.
     const config =
       parts.http && setup.config.PORT === 0 ? { ...setup.config, PORT: await findFreePort() } : setup.config;
-    const simulator = usesInProcessGateway(config) ? await startInProcessGateway(config, logger) : undefined;
+    const simulator = usesInProcessGateway(config)
+      ? await startInProcessGateway(config, setup.dataDir, logger)
+      : undefined;
     if (simulator) started.push(() => simulator.close());
 
     const engine = await createEngine(
@@ -116,6 +123,7 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
       started.push(() => metrics.close());
     }
     if (simulator) {
+      await keepInvoiceIdsAhead(simulator, ctx);
       await configureMerchant(simulator, ctx.publicUrl);
       started.push(followClock(ctx.clock, simulator, logger));
     }
