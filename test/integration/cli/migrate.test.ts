@@ -79,6 +79,8 @@ describe("npm run migrate", () => {
       started_at: new Date().toISOString(),
       url: null,
       database_url: url,
+      redis_url: null,
+      queue_prefix: "bullmq",
       gateway: null,
       clock: "controllable",
       queue_backend: "postgres",
