@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { createCustomer } from "../../../src/customers/index.js";
 import { charges } from "../../../src/db/schema/index.js";
+import { findFreePort } from "../../../src/infra/index.js";
 import { silentLogger } from "../../../src/logger/index.js";
 import { createPlan } from "../../../src/plans/index.js";
 import { type EngineProcess, type RuntimeRecord, startEngineProcess } from "../../../src/runtime/index.js";
@@ -75,6 +76,9 @@ describe("a worker process with no configuration", () => {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         BILLING_DATA_DIR: dataDir,
+        // Free ports of their own: suites running in parallel would race for the defaults.
+        EMBEDDED_POSTGRES_PORT: String(await findFreePort()),
+        GATEWAY_SIM_PORT: "0",
         PORT: "0",
         HOST: "127.0.0.1",
         QUEUE_BACKOFF_MS: "200",
@@ -158,7 +162,7 @@ describe("an engine given DATABASE_URL and REDIS_URL but no gateway", () => {
       LOG_LEVEL: "silent",
     };
     const engine = await startEngineProcess({
-      env: { ...shell, PORT: "0", HOST: "127.0.0.1" },
+      env: { ...shell, GATEWAY_SIM_PORT: "0", PORT: "0", HOST: "127.0.0.1" },
       logger: silentLogger,
       parts: { http: true, scheduler: false, workers: false },
     });

@@ -4,6 +4,7 @@ import { eq, inArray } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { afterAll, describe, expect, it } from "vitest";
 import { chargeAttempts, charges, invoices, subscriptions } from "../../../src/db/schema/index.js";
+import { findFreePort } from "../../../src/infra/index.js";
 import { silentLogger } from "../../../src/logger/index.js";
 import { createPlan } from "../../../src/plans/index.js";
 import { TimeMachine } from "../../../src/runtime/demo/time-machine.js";
@@ -36,6 +37,9 @@ async function start(dir: string): Promise<EngineProcess> {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       BILLING_DATA_DIR: dir,
+      // Free ports of their own: suites running in parallel would race for the defaults.
+      EMBEDDED_POSTGRES_PORT: String(await findFreePort()),
+      GATEWAY_SIM_PORT: "0",
       BILLING_CLOCK_START: START_ISO,
       DUNNING_RETRY_DAYS: "1",
       PORT: "0",
