@@ -1,16 +1,19 @@
 import { createEngine, type Engine } from "../src/app/index.js";
-import { ConfigError, loadConfig } from "../src/config/index.js";
+import { type Config, ConfigError } from "../src/config/index.js";
 import { createLogger } from "../src/logger/index.js";
 import { type MetricsServer, startMetricsServer } from "../src/metrics/index.js";
 import { gracefulShutdown } from "../src/queue/index.js";
 import { exitOnFatalErrors, watchConnections, workerProbes } from "../src/runtime/index.js";
 import type { Role } from "../src/runtime/roles.js";
+import { joinSetup, NoRunningEngineError } from "../src/runtime/setup.js";
 
 /**
  * The boot and shutdown every worker process shares, so each entry point (workers/*.ts) only names
  * the roles it runs. Rules:
- * - settings come from the environment once (loadConfig); a bad one stops the process with exit
- *   code 1 and one message naming every offending variable;
+ * - settings come from the environment once, joined to the running engine's when the data
+ *   directory's runtime.json names one on the same database (src/runtime/setup.ts: a zero-config
+ *   `npm start` needs no variable here); a bad setting, or no database to join, stops the process
+ *   with exit code 1 and one message saying what to set or start;
  * - every role starts on one engine context (createEngine: migrated database, queues, gateway,
  *   vault, shared billing clock); a role that fails to start stops the process;
  * - SIGTERM/SIGINT closes the engine: its queue system stops taking jobs and waits for the ones in
@@ -22,11 +25,11 @@ import type { Role } from "../src/runtime/roles.js";
  * - with METRICS_PORT set, the process serves its own counters at /metrics on that port.
  */
 export async function runWorkers(name: string, roles: readonly Role[]): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
-    config = loadConfig();
+    ({ config } = await joinSetup(process.env));
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!(error instanceof ConfigError) && !(error instanceof NoRunningEngineError)) throw error;
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }

@@ -34,7 +34,10 @@ export interface Release {
   readonly code: string;
   readonly description: string;
   readonly actor: string;
-  /** Set when the reason is the card token: the payment method is marked unusable with it. */
+  /**
+   * Set when the reason is the card token: the payment method is marked unusable with it, and the
+   * code and description become the charge's last decline.
+   */
   readonly unusablePaymentMethodId?: string;
   /**
    * The attempt is held for review (attempt and charge in needs_review) and an operator's status
@@ -74,9 +77,14 @@ export async function releaseAttempt(
       .plus({ seconds: release.dueAfterSeconds ?? 0 })
       .toUTC()
       .toISO();
+    // A card the gateway refused is retired: its refusal is the charge's last decline, which the
+    // unusable-card path then keeps when it ends collection.
+    const refusal = release.unusablePaymentMethodId ? release : null;
     await tx`
       update charges set status = ${canceled ? "canceled" : "retrying"}::charge_status,
-        next_attempt_at = ${canceled ? null : dueAt}::timestamptz
+        next_attempt_at = ${canceled ? null : dueAt}::timestamptz,
+        last_decline_code = coalesce(${refusal?.code ?? null}::text, last_decline_code),
+        last_decline_description = coalesce(${refusal?.description ?? null}::text, last_decline_description)
       where id = ${release.chargeId}::uuid`;
     if (release.unusablePaymentMethodId) {
       await tx`

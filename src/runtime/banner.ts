@@ -1,5 +1,4 @@
 import type { EngineProcess } from "./engine-process.js";
-import { runtimeFileOf } from "./runtime-file.js";
 
 /** The database URL without its password, to print. */
 function withoutPassword(url: string): string {
@@ -22,13 +21,13 @@ export function engineSummary(engine: EngineProcess) {
       ? { simulator: true, url: simulator.url, api_key: simulator.defaultApiKey }
       : { simulator: false, url: config.GATEWAY_BASE_URL ?? null, api_key: null },
     clock: { mode: config.BILLING_CLOCK, now: ctx.clock.now().toISO() },
-    runtime_file: setup.databaseSource === "embedded" ? runtimeFileOf(setup.dataDir) : null,
+    runtime_file: engine.runtimeFile ?? null,
   };
 }
 
 const DATABASE_ORIGIN = {
   configured: "DATABASE_URL",
-  shared: "the running engine's embedded PostgreSQL",
+  shared: "the running engine's database (runtime.json)",
   embedded: "embedded PostgreSQL",
 } as const;
 

@@ -5,9 +5,14 @@ import { findFreePort } from "../infra/index.js";
 import { createLogger, type Logger } from "../logger/index.js";
 import { startMetricsServer } from "../metrics/index.js";
 import type { RunningSimulator } from "../simulator/index.js";
-import { configureMerchant, followClock, startInProcessGateway } from "./in-process-gateway.js";
+import {
+  configureMerchant,
+  followClock,
+  keepInvoiceIdsAhead,
+  startInProcessGateway,
+} from "./in-process-gateway.js";
 import { charges, invoices, scheduler, tokens, webhooks } from "./roles.js";
-import { removeRuntimeRecord, writeRuntimeRecord } from "./runtime-file.js";
+import { claimRuntimeRecord, removeRuntimeRecord, runtimeFileOf } from "./runtime-file.js";
 import { type EngineSetup, resolveSetup } from "./setup.js";
 import { superviseRoles } from "./supervisor.js";
 import { workerRole } from "./worker-role.js";
@@ -43,6 +48,8 @@ export interface EngineProcess {
   /** The in-process gateway simulator, when no gateway is configured. */
   simulator: RunningSimulator | undefined;
   parts: EngineParts;
+  /** The runtime.json this process wrote, through which the CLI and other processes find it. */
+  runtimeFile: string | undefined;
   /** Stops taking work, lets the jobs in hand finish, then stops what it started. Idempotent. */
   close(): Promise<void>;
 }
@@ -83,7 +90,9 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
     // A port of 0 is chosen now, so the public URL (and the callback URLs the gateway gets) name it.
     const config =
       parts.http && setup.config.PORT === 0 ? { ...setup.config, PORT: await findFreePort() } : setup.config;
-    const simulator = usesInProcessGateway(config) ? await startInProcessGateway(config, logger) : undefined;
+    const simulator = usesInProcessGateway(config)
+      ? await startInProcessGateway(config, setup.dataDir, logger)
+      : undefined;
     if (simulator) started.push(() => simulator.close());
 
     const engine = await createEngine(
@@ -116,6 +125,7 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
       started.push(() => metrics.close());
     }
     if (simulator) {
+      await keepInvoiceIdsAhead(simulator, ctx);
       await configureMerchant(simulator, ctx.publicUrl);
       started.push(followClock(ctx.clock, simulator, logger));
     }
@@ -136,17 +146,29 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
     const supervisor = await superviseRoles(roles, { logger });
     started.push(() => supervisor.stop());
 
-    if (setup.databaseSource === "embedded") {
-      await writeRuntimeRecord(setup.dataDir, {
+    // What other processes cannot find from their environment is recorded for them (runtime-file.ts).
+    let runtimeFile: string | undefined;
+    if (setup.databaseSource === "embedded" || simulator) {
+      const claimed = await claimRuntimeRecord(setup.dataDir, {
         pid: process.pid,
         started_at: new Date().toISOString(),
         url: ctx.publicUrl,
         database_url: setup.databaseUrl,
+        redis_url: ctx.queues.backend === "redis" ? (config.REDIS_URL ?? null) : null,
+        queue_prefix: ctx.queues.prefix,
         gateway: simulator ? { url: simulator.url, api_key: simulator.defaultApiKey } : null,
         clock: config.BILLING_CLOCK,
         queue_backend: ctx.queues.backend,
       });
-      started.push(() => removeRuntimeRecord(setup.dataDir));
+      if (claimed) {
+        runtimeFile = runtimeFileOf(setup.dataDir);
+        started.push(() => removeRuntimeRecord(setup.dataDir));
+      } else {
+        logger.warn(
+          { runtimeFile: runtimeFileOf(setup.dataDir) },
+          "another running engine is registered in this data directory; the CLI will find that one, not this one",
+        );
+      }
     }
 
     let closing: Promise<void> | undefined;
@@ -156,6 +178,7 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
       setup,
       simulator,
       parts,
+      runtimeFile,
       close: () => {
         closing ??= stopStarted();
         return closing;

@@ -1,16 +1,18 @@
 import { type Config, loadConfig } from "../config/index.js";
 import { embeddedPostgresOptionsFromConfig, startEmbeddedPostgres } from "../infra/index.js";
 import type { Logger } from "../logger/index.js";
-import { type RuntimeRecord, readLiveRuntime } from "./runtime-file.js";
+import { type RuntimeRecord, readLiveRuntime, runtimeFileOf } from "./runtime-file.js";
 import { dataDirOf, setVariables, withZeroConfigDefaults } from "./zero-config.js";
 
 /**
  * Where this process finds its database, and the settings it runs with. In order:
- * 1. DATABASE_URL, when set: used as is ("configured");
- * 2. a live engine recorded in `<data dir>/runtime.json`: its embedded database, and its
- *    in-process simulator and clock mode unless the environment names others ("shared");
+ * 1. a live engine recorded in `<data dir>/runtime.json` that uses the database this process would
+ *    (DATABASE_URL unset, or the same URL): its database and queues, and its in-process simulator
+ *    and clock mode, unless the environment names others ("shared");
+ * 2. DATABASE_URL, when set: used as is ("configured");
  * 3. otherwise an embedded PostgreSQL this process starts on `<data dir>/postgres` and stops in
- *    release() ("embedded").
+ *    release() ("embedded"). A process that only joins a running engine (joinSetup) never starts
+ *    one: without 1 or 2 it stops with NoRunningEngineError.
  */
 export type DatabaseSource = "configured" | "shared" | "embedded";
 
@@ -35,6 +37,8 @@ export interface EngineSetup {
 function variablesOf(runtime: RuntimeRecord): NodeJS.ProcessEnv {
   return {
     DATABASE_URL: runtime.database_url,
+    ...(runtime.redis_url === null ? {} : { REDIS_URL: runtime.redis_url }),
+    QUEUE_PREFIX: runtime.queue_prefix,
     BILLING_CLOCK: runtime.clock,
     ...(runtime.url === null ? {} : { PUBLIC_URL: runtime.url }),
     ...(runtime.gateway === null
@@ -47,23 +51,50 @@ function variablesOf(runtime: RuntimeRecord): NodeJS.ProcessEnv {
   };
 }
 
-export async function resolveSetup(env: NodeJS.ProcessEnv, logger: Logger): Promise<EngineSetup> {
+/** There is no database to use, and this process does not start one. */
+export class NoRunningEngineError extends Error {
+  constructor(dataDir: string) {
+    super(
+      `no running engine found: ${runtimeFileOf(dataDir)} names none and DATABASE_URL is not set.\n` +
+        "Start the engine with `npm start` from this directory (or with the same BILLING_DATA_DIR), " +
+        "or set DATABASE_URL and the GATEWAY_* variables.",
+    );
+    this.name = "NoRunningEngineError";
+  }
+}
+
+/** The settings, and the running engine they join, before any database is started. */
+async function settingsOf(env: NodeJS.ProcessEnv) {
   const set = setVariables(env);
   const dataDir = dataDirOf(set);
-  const runtime = set.DATABASE_URL ? undefined : await readLiveRuntime(dataDir);
+  const live = await readLiveRuntime(dataDir);
+  // An engine on another database is not this process's engine, even from the same directory.
+  const runtime = live && (!set.DATABASE_URL || set.DATABASE_URL === live.database_url) ? live : undefined;
   const config = loadConfig(withZeroConfigDefaults({ ...(runtime ? variablesOf(runtime) : {}), ...set }));
-  if (config.DATABASE_URL) {
-    const databaseSource = runtime ? "shared" : "configured";
-    return {
-      config,
-      databaseUrl: config.DATABASE_URL,
-      dataDir,
-      databaseSource,
-      runtime,
-      release: async () => {},
-      onDatabaseExit: () => {},
-    };
-  }
+  return { config, dataDir, runtime };
+}
+
+function withoutEmbedded(settings: Awaited<ReturnType<typeof settingsOf>>, databaseUrl: string): EngineSetup {
+  return {
+    ...settings,
+    databaseUrl,
+    databaseSource: settings.runtime ? "shared" : "configured",
+    release: async () => {},
+    onDatabaseExit: () => {},
+  };
+}
+
+/** For a process that only joins a running engine (the workers): never starts a database. */
+export async function joinSetup(env: NodeJS.ProcessEnv): Promise<EngineSetup> {
+  const settings = await settingsOf(env);
+  if (!settings.config.DATABASE_URL) throw new NoRunningEngineError(settings.dataDir);
+  return withoutEmbedded(settings, settings.config.DATABASE_URL);
+}
+
+export async function resolveSetup(env: NodeJS.ProcessEnv, logger: Logger): Promise<EngineSetup> {
+  const settings = await settingsOf(env);
+  const { config, dataDir } = settings;
+  if (config.DATABASE_URL) return withoutEmbedded(settings, config.DATABASE_URL);
   const options = embeddedPostgresOptionsFromConfig(config, logger);
   const embedded = await startEmbeddedPostgres(options).catch((error: unknown) => {
     throw new Error(

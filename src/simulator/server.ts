@@ -14,6 +14,11 @@ export interface RunningSimulator {
   url: string;
   defaultApiKey: string;
   clock: ControllableClock;
+  /**
+   * Invoice ids handed out from now on are above `id`: for a client that still holds ids from a
+   * simulator whose state was lost, since a gateway never reissues an invoice id.
+   */
+  skipInvoiceIdsThrough(id: number): void;
   close(): Promise<void>;
 }
 
@@ -31,6 +36,10 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     url,
     defaultApiKey: core.merchants.defaultApiKey,
     clock: core.clock,
+    skipInvoiceIdsThrough: (id) => {
+      core.invoices.skipIdsThrough(id);
+      core.changed();
+    },
     close: () => {
       closing ??= app.close();
       return closing;

@@ -1,11 +1,14 @@
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ControllableClock } from "../../src/clock/index.js";
 import { Sim, START, waitFor } from "./harness.js";
 
 /** Simulator-only: GATEWAY_SIM_STATE_FILE / the stateFile option keeps the state across restarts. */
+const EXIT_AFTER_CHANGE = fileURLToPath(new URL("./exit-after-change.ts", import.meta.url));
 let dir: string;
 let stateFile: string;
 const running: Sim[] = [];
@@ -107,6 +110,19 @@ describe("a restart on the same state file", () => {
       return text.includes('"saved-early"') ? true : undefined;
     });
     expect(JSON.parse(await readFile(stateFile, "utf8")).version).toBe(1);
+    expect(await readdir(dir)).toEqual(["state.json"]);
+  });
+
+  it("saves a change still waiting in the window when the process exits without closing it", async () => {
+    const child = spawnSync(process.execPath, ["--import", "tsx", EXIT_AFTER_CHANGE, stateFile], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(child.status, child.stderr).toBe(0);
+    const saved = JSON.parse(await readFile(stateFile, "utf8")) as {
+      merchants: { merchants: { name: string }[] };
+    };
+    expect(saved.merchants.merchants.map((merchant) => merchant.name)).toContain("saved-on-exit");
     expect(await readdir(dir)).toEqual(["state.json"]);
   });
 

@@ -7,7 +7,7 @@ import { StateSaver } from "./state-saver.js";
 /**
  * Keeps the simulator's state in a JSON file: loads it now (a missing file is a first start), then
  * saves after every request that may have changed something, after held requests are applied, on
- * reset and on close. `requestedKey` is the default merchant key the caller asked for: the file's
+ * reset, on close, and when the process exits without closing it. `requestedKey` is the default merchant key the caller asked for: the file's
  * default merchant must have it, since engines configured with either key would otherwise disagree.
  */
 export function keepStateIn(
@@ -39,5 +39,18 @@ export function keepStateIn(
     saver.changed();
     done();
   });
-  app.addHook("onClose", () => saver.flush());
+  // A process that exits without closing the simulator (process.exit, an uncaught exception) still
+  // saves what changed within the window; only a kill or a power loss can lose it.
+  const saveOnExit = () => {
+    try {
+      saver.flushSync();
+    } catch (error) {
+      core.logger.error({ err: error, path }, "could not save the simulator state on exit");
+    }
+  };
+  process.on("exit", saveOnExit);
+  app.addHook("onClose", () => {
+    process.off("exit", saveOnExit);
+    return saver.flush();
+  });
 }

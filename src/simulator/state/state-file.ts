@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { describeZodError } from "../support/zod-error.js";
 import { type SimulatorState, stateSchema } from "./state-schema.js";
@@ -53,6 +53,24 @@ export async function writeStateFile(path: string, text: string): Promise<void> 
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** writeStateFile for a process that is exiting, where nothing asynchronous runs any more. */
+export function writeStateFileSync(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.exit.tmp`;
+  const fd = openSync(temporary, "w");
+  try {
+    writeSync(fd, text, null, "utf8");
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
     throw error;
   }
 }

@@ -1,13 +1,14 @@
 import type { Logger } from "pino";
-import { writeStateFile } from "./state-file.js";
+import { writeStateFile, writeStateFileSync } from "./state-file.js";
 
 /** At most one write per window: under steady traffic a pure debounce would never write. */
 const SAVE_WINDOW_MS = 250;
 
 /**
  * Writes the simulator's state to its file after changes: a change schedules a write within the
- * window, covering every change made meanwhile; flush() writes at once (reset, close). Writes run
- * one after another, and a state equal to the last one written is not written again.
+ * window, covering every change made meanwhile; flush() writes at once (reset, close), and
+ * flushSync() too when the process is exiting. Writes run one after another, and a state equal to
+ * the last one written is not written again.
  */
 export class StateSaver {
   private timer: NodeJS.Timeout | undefined;
@@ -43,5 +44,18 @@ export class StateSaver {
     // A failed write is reported to its caller; the next one still runs.
     this.queue = write.catch(() => undefined);
     return write;
+  }
+
+  /**
+   * Writes now, synchronously: for a process that exits (process.exit, an uncaught exception),
+   * where a write still waiting in the window, or one under way, would never finish.
+   */
+  flushSync(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const text = this.encode();
+    if (text === this.written) return;
+    writeStateFileSync(this.path, text);
+    this.written = text;
   }
 }

@@ -79,6 +79,11 @@ export class InvoiceStore {
     this.nextPaymentId = state.nextPaymentId;
   }
 
+  /** The next invoice id will be above `id` (ids already above it are left as they are). */
+  skipIdsThrough(id: number): void {
+    this.nextInvoiceId = Math.max(this.nextInvoiceId, id + 1);
+  }
+
   /** The ledger: every invoice as its response body, plus who issued it and when. */
   all(): LedgerEntry[] {
     return this.invoices.map((invoice) => ({

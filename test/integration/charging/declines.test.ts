@@ -174,6 +174,12 @@ describe("declines and dunning", () => {
       ["failed_permanently", "-7"],
       ["failed_permanently", "-7"],
     ]);
+    // The refusal that retired the card is on the charge itself, not only in the event log.
+    expect(charge).toMatchObject({
+      lastDeclineCode: "-7",
+      lastDeclineDescription: attempts[1]!.declineDescription,
+    });
+    expect(charge.lastDeclineDescription).toBeTruthy();
     const [method] = await h.ctx.db
       .select()
       .from(paymentMethods)

@@ -4,12 +4,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  claimRuntimeRecord,
   type RuntimeRecord,
   readLiveRuntime,
   removeRuntimeRecord,
   runtimeFileOf,
   writeRuntimeRecord,
 } from "../../../src/runtime/runtime-file.js";
+import { joinSetup, NoRunningEngineError } from "../../../src/runtime/setup.js";
 import { withZeroConfigDefaults } from "../../../src/runtime/zero-config.js";
 
 describe("withZeroConfigDefaults", () => {
@@ -46,6 +48,8 @@ describe("runtime.json", () => {
     started_at: "2026-01-01T00:00:00.000Z",
     url: "http://localhost:3000",
     database_url: "postgres://postgres:pw@127.0.0.1:54329/billing",
+    redis_url: null,
+    queue_prefix: "bullmq",
     gateway: { url: "http://127.0.0.1:4010", api_key: "8be30477-fab9-4059-9504-fe7c7ced2bc0" },
     clock: "controllable",
     queue_backend: "postgres",
@@ -75,5 +79,44 @@ describe("runtime.json", () => {
     await writeRuntimeRecord(dir, record(process.pid));
     await removeRuntimeRecord(dir);
     await expect(readFile(runtimeFileOf(dir), "utf8")).rejects.toThrow();
+  });
+
+  it("is claimed only when no other live process holds it", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "billing-runtime-"));
+    dirs.push(dir);
+    expect(await claimRuntimeRecord(dir, record(process.pid))).toBe(true);
+    // Another live process (this test's parent) holds it: a second engine does not take it over.
+    expect(await claimRuntimeRecord(dir, record(process.ppid))).toBe(false);
+    expect(await readLiveRuntime(dir)).toMatchObject({ pid: process.pid });
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    await writeRuntimeRecord(dir, record(gone));
+    expect(await claimRuntimeRecord(dir, record(process.ppid))).toBe(true);
+  });
+
+  it("is joined by a process on the same database, with the engine's queues and simulator", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "billing-runtime-"));
+    dirs.push(dir);
+    await expect(joinSetup({ BILLING_DATA_DIR: dir })).rejects.toThrow(NoRunningEngineError);
+    const running = { ...record(process.pid), redis_url: "redis://127.0.0.1:6379", queue_prefix: "q1" };
+    await writeRuntimeRecord(dir, running);
+
+    for (const env of [{}, { DATABASE_URL: running.database_url }]) {
+      const joined = await joinSetup({ BILLING_DATA_DIR: dir, ...env });
+      expect(joined).toMatchObject({ databaseSource: "shared", databaseUrl: running.database_url });
+      expect(joined.config).toMatchObject({
+        REDIS_URL: running.redis_url,
+        QUEUE_PREFIX: "q1",
+        GATEWAY_BASE_URL: running.gateway!.url,
+        GATEWAY_API_KEY: running.gateway!.api_key,
+        BILLING_CLOCK: "controllable",
+      });
+    }
+    // Another database is another engine's business.
+    const other = await joinSetup({
+      BILLING_DATA_DIR: dir,
+      DATABASE_URL: "postgres://postgres@127.0.0.1:5432/x",
+    });
+    expect(other).toMatchObject({ databaseSource: "configured", runtime: undefined });
+    expect(other.config.GATEWAY_BASE_URL).toBeUndefined();
   });
 });
