@@ -15,9 +15,9 @@ export function planRoutes(app: ApiApp, ctx: EngineContext): void {
         tags: ["plans"],
         summary: "Create a plan",
         headers: idempotencyHeaders,
-        // The input side of the billing schema: fields and defaults are checked here, while the
-        // amount's conversion to minor units stays in createPlan (PlanInputError, also a 400).
-        body: planInputSchema.in,
+        // The input side of the billing schema: every field, the amount against its currency and
+        // the currency against GATEWAY_CURRENCIES are checked here, all reported in one 400.
+        body: planInputSchema({ currencies: ctx.config.GATEWAY_CURRENCIES }).in,
         response: { 201: planSchema, 400: problemReplies[400], 401: problemReplies[401] },
       },
     },
