@@ -14,6 +14,8 @@ export function planRoutes(app: ApiApp, ctx: EngineContext): void {
       schema: {
         tags: ["plans"],
         summary: "Create a plan",
+        description:
+          "The currency must be one the gateway account takes (GATEWAY_CURRENCIES, default QAR); the amount is a decimal string with at most the currency's decimals and nothing around it. Every offending field is listed in one 400.",
         headers: idempotencyHeaders,
         // The input side of the billing schema: every field, the amount against its currency and
         // the currency against GATEWAY_CURRENCIES are checked here, all reported in one 400.
