@@ -3,7 +3,12 @@ import { SubscriptionNotFoundError } from "../cancellation/index.js";
 import { ChargeNotFoundError, ChargeNotHeldError } from "../charging/index.js";
 import { CustomerInputError } from "../customers/index.js";
 import { SqlState, violates } from "../db/index.js";
-import { EnrollmentCheckoutError, EnrollmentError, type EnrollmentErrorCode } from "../enrollment/index.js";
+import {
+  DuplicateSubscriptionError,
+  EnrollmentCheckoutError,
+  EnrollmentError,
+  type EnrollmentErrorCode,
+} from "../enrollment/index.js";
 import { GatewayError, GatewayUnavailableError } from "../gateway/index.js";
 import { RefundError, type RefundRefusal } from "../refunds/index.js";
 import { WebhookUrlRefusedError } from "../webhooks/index.js";
@@ -32,30 +37,50 @@ function enrollmentProblem(error: EnrollmentError): ApiProblem {
         "Plan is archived",
         `${error.message}; it takes no new subscriptions`,
       ),
+    currency_not_supported: () =>
+      new ApiProblem(422, "currency_not_supported", "Plan currency not supported", error.message, {
+        errors: [{ field: "plan_id", location: "body", message: error.message }],
+      }),
+    // The existing subscription is named, so the client can use it instead.
+    already_subscribed: () =>
+      new ApiProblem(
+        409,
+        "already_subscribed",
+        "Customer already subscribed to this plan",
+        `${error.message}; send "allow_duplicate": true to subscribe again`,
+        error instanceof DuplicateSubscriptionError
+          ? { subscription_id: error.existingSubscriptionId, subscription_status: error.existingStatus }
+          : {},
+      ),
     subscription_not_found: () => new ApiProblem(404, "not_found", "Resource not found", error.message),
     subscription_canceled: () =>
       new ApiProblem(422, "subscription_canceled", "Subscription is canceled", error.message, {
         status_now: "canceled",
       }),
   };
-  if (error instanceof EnrollmentCheckoutError) {
-    // The subscription exists; the client asks for a new checkout link rather than subscribing again.
-    return new ApiProblem(
-      502,
-      "checkout_failed",
-      "Checkout could not be opened",
-      `${error.message}; ask for a new card link for subscription ${error.subscriptionId}`,
-      {
-        subscription_id: error.subscriptionId,
-        enrollment_id: error.enrollmentId,
-        retryable: error.retryable,
-      },
-    );
-  }
+  if (error instanceof EnrollmentCheckoutError) return checkoutProblem(error);
   if (error.code === "checkout_failed") {
     return new ApiProblem(502, "checkout_failed", "Checkout could not be opened", error.message);
   }
   return refusals[error.code]();
+}
+
+/**
+ * No checkout URL. A refused checkout canceled the subscription it was for, so the client simply
+ * subscribes again; one whose outcome is unknown left it pending, and a new card link gives it a
+ * checkout (subscribing again would be refused as a duplicate).
+ */
+function checkoutProblem(error: EnrollmentCheckoutError): ApiProblem {
+  const next = error.subscriptionCanceled
+    ? `the subscription was not started (${error.subscriptionId} is canceled); subscribe again once the cause is fixed`
+    : `ask for a new card link for subscription ${error.subscriptionId}`;
+  return new ApiProblem(502, "checkout_failed", "Checkout could not be opened", `${error.message}; ${next}`, {
+    subscription_id: error.subscriptionId,
+    subscription_canceled: error.subscriptionCanceled,
+    enrollment_id: error.enrollmentId,
+    retryable: error.retryable,
+    outcome_unknown: error.outcomeUnknown,
+  });
 }
 
 function unknownReference(field: string, detail: string): ApiProblem {

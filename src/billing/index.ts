@@ -94,6 +94,7 @@ export {
   type Plan,
   type PlanInput,
   PlanInputError,
+  type PlanInputOptions,
   parsePlanInput,
   planInputSchema,
   planInterval,

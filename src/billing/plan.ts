@@ -42,68 +42,131 @@ const integer = (field: string, min: number, max: number) =>
     .min(min, { error: `${field} must be at least ${min}` })
     .max(max, { error: `${field} must be at most ${max}` });
 
+/** Where the plan may be sold; without `currencies`, any ISO 4217 currency is accepted. */
+export interface PlanInputOptions {
+  /** The currencies the gateway account takes (GATEWAY_CURRENCIES). */
+  readonly currencies?: readonly string[];
+}
+
+/** A plain, unsigned decimal: digits, then optionally a point and more digits. */
+const PLAIN_DECIMAL = /^\d+(\.\d*)?$/;
+
+/**
+ * The amount's own text, before its currency is known: exactly a decimal, nothing around it. Money
+ * parsing forgives surrounding whitespace (gateway replies carry it), but a price a person sends
+ * with a stray space is refused rather than silently changed.
+ */
+const amountText = z
+  .string({ error: 'amount must be a decimal string such as "100.00"' })
+  .check((payload) => {
+    const text = payload.value;
+    const shown = JSON.stringify(text);
+    let message: string | undefined;
+    if (text.trim() !== text)
+      message = `amount ${shown} has spaces around it; send the number alone, e.g. "100.00"`;
+    else if (text.startsWith("-") && PLAIN_DECIMAL.test(text.slice(1)))
+      message = `amount ${shown} must not be negative`;
+    else if (!PLAIN_DECIMAL.test(text)) message = `amount ${shown} is not a decimal number such as "100.00"`;
+    if (message) payload.issues.push({ code: "custom", input: text, message });
+  });
+
+function currencyCode(currencies: readonly string[] | undefined) {
+  const allowed = currencies?.join(", ");
+  return z.string({ error: "currency must be a string" }).check((payload) => {
+    const code = payload.value;
+    let message: string | undefined;
+    if (!isCurrency(code)) message = "currency must be an ISO 4217 code such as QAR";
+    else if (currencies && !currencies.includes(code))
+      message = `currency ${code} is not one the gateway account takes; allowed: ${allowed} (GATEWAY_CURRENCIES)`;
+    if (message) payload.issues.push({ code: "custom", input: code, message });
+  });
+}
+
+/** The amount in minor units of the currency, or why it has none there (decimals, size, zero). */
+function minorUnits(amount: string, currency: string): number | string {
+  let minor: number;
+  try {
+    minor = toMinor(amount, currency);
+  } catch (error) {
+    if (error instanceof MoneyFormatError) return error.message;
+    throw error;
+  }
+  // The gateway cannot take a zero charge; a free plan is a trial, not a price.
+  return minor > 0 ? minor : "amount must be greater than zero";
+}
+
+const hasIssueAt = (issues: readonly { path?: readonly PropertyKey[] }[], field: string) =>
+  issues.some((issue) => issue.path?.[0] === field);
+
 /**
  * The body of "create a plan" (snake_case, as the HTTP API receives it). The amount is a decimal
  * string converted exactly to minor units of the currency: "10.5" QAR is 1050 dirham, while
  * "10.505" QAR is refused rather than rounded. Unknown fields are refused so that a misspelt
- * optional field ("trial_day") cannot silently fall back to its default.
+ * optional field ("trial_day") cannot silently fall back to its default. Every problem is reported
+ * at once: the amount's check against its currency runs even when other fields are wrong, so a
+ * body with several bad fields is answered with all of them.
  */
-export const planInputSchema = z
-  .strictObject(
-    {
-      name: z
-        .string({ error: "name must be a string" })
-        .trim()
-        .min(1, { error: "name must not be empty" })
-        .max(200, { error: "name must be at most 200 characters" })
-        .check(storableText("name")),
-      amount: z.string({ error: 'amount must be a decimal string such as "100.00"' }),
-      currency: z
-        .string({ error: "currency must be a string" })
-        .refine(isCurrency, { error: "currency must be an ISO 4217 code such as QAR" }),
-      interval: z.enum(INTERVAL_UNITS, { error: `interval must be one of ${INTERVAL_UNITS.join(", ")}` }),
-      interval_count: integer("interval_count", 1, MAX_INTERVAL_COUNT).default(1),
-      trial_days: integer("trial_days", 0, MAX_TRIAL_DAYS).default(0),
-      product_id: z
-        .string({ error: "product_id must be a string or null" })
-        .trim()
-        .min(1, { error: "product_id must not be empty" })
-        .max(100, { error: "product_id must be at most 100 characters" })
-        .check(storableText("product_id"))
-        .nullish(),
-      billing_mode: z
-        .enum(BILLING_MODES, { error: `billing_mode must be one of ${BILLING_MODES.join(", ")}` })
-        .default("recurring"),
-    },
-    {
-      error: (issue) =>
-        issue.code === "unrecognized_keys" ? `unknown field(s): ${issue.keys.join(", ")}` : undefined,
-    },
-  )
-  .transform((input, ctx): PlanInput => {
-    let minor: number;
-    try {
-      minor = toMinor(input.amount, input.currency);
-    } catch (error) {
-      if (!(error instanceof MoneyFormatError)) throw error;
-      ctx.addIssue({ code: "custom", path: ["amount"], message: error.message });
-      return z.NEVER;
-    }
-    // The gateway cannot take a zero charge; a free plan is a trial, not a price.
-    if (minor <= 0) {
-      ctx.addIssue({ code: "custom", path: ["amount"], message: "amount must be greater than zero" });
-      return z.NEVER;
-    }
-    return {
-      name: input.name,
-      amount: { minor, currency: input.currency },
-      intervalUnit: input.interval,
-      intervalCount: input.interval_count,
-      trialDays: input.trial_days,
-      productId: input.product_id ?? null,
-      billingMode: input.billing_mode,
-    };
-  });
+export function planInputSchema({ currencies }: PlanInputOptions = {}) {
+  return z
+    .strictObject(
+      {
+        name: z
+          .string({ error: "name must be a string" })
+          .trim()
+          .min(1, { error: "name must not be empty" })
+          .max(200, { error: "name must be at most 200 characters" })
+          .check(storableText("name")),
+        amount: amountText,
+        currency: currencyCode(currencies).describe(
+          currencies
+            ? `ISO 4217 code the gateway account takes: ${currencies.join(", ")} (GATEWAY_CURRENCIES)`
+            : "ISO 4217 code",
+        ),
+        interval: z.enum(INTERVAL_UNITS, { error: `interval must be one of ${INTERVAL_UNITS.join(", ")}` }),
+        interval_count: integer("interval_count", 1, MAX_INTERVAL_COUNT).default(1),
+        trial_days: integer("trial_days", 0, MAX_TRIAL_DAYS).default(0),
+        product_id: z
+          .string({ error: "product_id must be a string or null" })
+          .trim()
+          .min(1, { error: "product_id must not be empty" })
+          .max(100, { error: "product_id must be at most 100 characters" })
+          .check(storableText("product_id"))
+          .nullish(),
+        billing_mode: z
+          .enum(BILLING_MODES, { error: `billing_mode must be one of ${BILLING_MODES.join(", ")}` })
+          .default("recurring"),
+      },
+      {
+        error: (issue) =>
+          issue.code === "unrecognized_keys" ? `unknown field(s): ${issue.keys.join(", ")}` : undefined,
+      },
+    )
+    .superRefine(
+      (input, ctx) => {
+        const minor = minorUnits(input.amount, input.currency);
+        if (typeof minor === "string") ctx.addIssue({ code: "custom", path: ["amount"], message: minor });
+      },
+      {
+        // Also when other fields failed, as long as the amount and the currency themselves are fine.
+        when: ({ value, issues }) =>
+          typeof value === "object" &&
+          value !== null &&
+          !hasIssueAt(issues, "amount") &&
+          !hasIssueAt(issues, "currency"),
+      },
+    )
+    .transform(
+      (input): PlanInput => ({
+        name: input.name,
+        amount: { minor: toMinor(input.amount, input.currency), currency: input.currency },
+        intervalUnit: input.interval,
+        intervalCount: input.interval_count,
+        trialDays: input.trial_days,
+        productId: input.product_id ?? null,
+        billingMode: input.billing_mode,
+      }),
+    );
+}
 
 export class PlanInputError extends Error {
   constructor(readonly issues: readonly { readonly field: string; readonly message: string }[]) {
@@ -113,8 +176,8 @@ export class PlanInputError extends Error {
 }
 
 /** Validates a create-plan body; throws PlanInputError listing every problem by field. */
-export function parsePlanInput(input: unknown): PlanInput {
-  const result = planInputSchema.safeParse(input);
+export function parsePlanInput(input: unknown, options: PlanInputOptions = {}): PlanInput {
+  const result = planInputSchema(options).safeParse(input);
   if (result.success) return result.data;
   throw new PlanInputError(
     result.error.issues.map((issue) => ({ field: issue.path.join("."), message: issue.message })),

@@ -1,8 +1,14 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { EngineContext } from "../context/index.js";
 import { CustomerInputError, createCustomer } from "../customers/index.js";
-import { enrollments, subscriptions } from "../db/schema/index.js";
-import { EnrollmentError, enroll, startReEnrollment } from "../enrollment/index.js";
+import { enrollments } from "../db/schema/index.js";
+import {
+  assertPlanTakesSubscriptions,
+  EnrollmentError,
+  enroll,
+  findOpenSubscription,
+  startReEnrollment,
+} from "../enrollment/index.js";
 import { type CsvFile, CsvFileError, readCsvFile } from "../imports/index.js";
 import { getPlan } from "../plans/index.js";
 import { CLI_ACTOR } from "./cli.js";
@@ -12,10 +18,10 @@ import { CliError, EXIT } from "./errors.js";
  * Bulk enrollment from a CSV with the header email, name, phone, plan (a plan id); name and phone
  * may be empty. Each row becomes a customer (idempotent on e-mail) and a subscription with its
  * checkout link. Safe to run again on the same file:
- * - a customer already holding a subscription to the plan that is not canceled (pending or live)
- *   is reported `existing` with that subscription's checkout link (the pending one, else the one
- *   the card was saved through); a pending subscription whose checkout could not be opened gets
- *   a fresh one;
+ * - a customer already holding a subscription to the plan that is not canceled (pending or live;
+ *   the rule enroll() applies, findOpenSubscription) is reported `existing` with that
+ *   subscription's checkout link (the pending one, else the one the card was saved through); a
+ *   pending subscription whose checkout could not be opened gets a fresh one;
  * - a bad row is `rejected` with the reason and its line number, and the run goes on.
  * Rows run one after another, so two rows of one customer never race past the `existing` check.
  */
@@ -30,6 +36,8 @@ export interface CsvRow {
   name: string;
   phone: string;
   plan: string;
+  /** Why the row cannot be read (more cells than the header); it is then rejected as it is. */
+  error?: string;
 }
 
 export type RowStatus = "enrolled" | "existing" | "rejected";
@@ -62,29 +70,19 @@ export function readEnrollmentCsv(text: string, file: string): CsvRow[] {
       EXIT.usage,
     );
   }
-  return records.map(({ record, line }) => ({
+  return records.map(({ record, line, error }) => ({
     line,
     email: record.email ?? "",
     name: record.name ?? "",
     phone: record.phone ?? "",
     plan: record.plan ?? "",
+    ...(error === undefined ? {} : { error }),
   }));
 }
 
-/** The customer's newest subscription to the plan that is not canceled, with its checkout link. */
+/** The customer's subscription to the plan that is not canceled (the enrolment rule), with its checkout link. */
 async function openSubscription(ctx: Pick<EngineContext, "db">, customerId: string, planId: string) {
-  const [subscription] = await ctx.db
-    .select({ id: subscriptions.id, status: subscriptions.status })
-    .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.customerId, customerId),
-        eq(subscriptions.planId, planId),
-        ne(subscriptions.status, "canceled"),
-      ),
-    )
-    .orderBy(desc(subscriptions.createdAt))
-    .limit(1);
+  const subscription = await findOpenSubscription(ctx.db, customerId, planId);
   if (!subscription) return undefined;
   const [enrollment] = await ctx.db
     .select({ status: enrollments.status, checkoutUrl: enrollments.checkoutUrl })
@@ -98,7 +96,11 @@ async function openSubscription(ctx: Pick<EngineContext, "db">, customerId: stri
 async function enrollCsvRow(ctx: EngineContext, row: CsvRow, base: RowResult): Promise<RowResult> {
   const plan = await getPlan(ctx, row.plan);
   if (!plan) return { ...base, error: `plan ${JSON.stringify(row.plan)} does not exist` };
-  if (plan.archivedAt) return { ...base, error: `plan ${row.plan} is archived` };
+  // Before the customer is created, so a plan that takes no subscriptions leaves nothing behind.
+  assertPlanTakesSubscriptions(
+    { id: plan.id, archivedAt: plan.archivedAt, currency: plan.amount.currency },
+    ctx.config.GATEWAY_CURRENCIES,
+  );
   const { customer } = await createCustomer(
     ctx,
     { email: row.email, name: row.name || undefined, phone: row.phone || undefined },
@@ -141,6 +143,7 @@ export async function enrollRow(ctx: EngineContext, row: CsvRow): Promise<RowRes
     checkout_url: null,
     error: null,
   };
+  if (row.error) return { ...base, error: row.error };
   if (!row.email) return { ...base, error: "email is empty" };
   if (!row.plan) return { ...base, error: "plan is empty" };
   try {

@@ -4,7 +4,7 @@ import { ApiProblem } from "../api/problem.js";
 import { ApiKeyNameError } from "../apikeys/index.js";
 import { ConfigError } from "../config/index.js";
 import { CustomerInputError } from "../customers/index.js";
-import { EnrollmentError } from "../enrollment/index.js";
+import { DuplicateSubscriptionError, EnrollmentCheckoutError, EnrollmentError } from "../enrollment/index.js";
 import { PlanInputError } from "../plans/index.js";
 import { RefundError } from "../refunds/index.js";
 
@@ -63,6 +63,15 @@ export function toCliError(error: unknown, fieldOptions: Readonly<Record<string,
   if (error instanceof ApiKeyNameError) return optionError("--name", error.message);
   if (error instanceof EnrollmentError && error.code === "invalid_input") {
     return new CliError(error.message, EXIT.usage);
+  }
+  if (error instanceof DuplicateSubscriptionError) {
+    return new CliError(`${error.message}; pass --allow-duplicate to subscribe again`);
+  }
+  if (error instanceof EnrollmentCheckoutError) {
+    const left = error.subscriptionCanceled
+      ? `subscription ${error.subscriptionId} was canceled, nothing is left open`
+      : `subscription ${error.subscriptionId} stays pending_enrollment; POST /v1/subscriptions/${error.subscriptionId}/new-card-link gives it a checkout`;
+    return new CliError(`${error.message}; ${left}`);
   }
   if (error instanceof EnrollmentError || error instanceof ApiProblem || error instanceof RefundError) {
     return new CliError(error.message);

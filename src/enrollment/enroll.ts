@@ -3,10 +3,12 @@ import { z } from "zod";
 import type { EngineContext } from "../context/index.js";
 import { customers, plans, subscriptions } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
-import { EnrollmentError } from "./errors.js";
+import { DuplicateSubscriptionError, EnrollmentError } from "./errors.js";
 import { ENROLLMENT_EVENTS } from "./events.js";
 import { insertEnrollment } from "./new-enrollment.js";
 import { openCheckout } from "./open-checkout.js";
+import { findOpenSubscription } from "./open-subscription.js";
+import { assertPlanTakesSubscriptions } from "./plan-takes-subscriptions.js";
 
 export type EnrollContext = Pick<EngineContext, "db" | "clock" | "gateway" | "logger" | "config">;
 
@@ -14,6 +16,8 @@ const enrollInput = z.object({
   customerId: z.uuid({ error: "customerId must be a customer id (uuid)" }),
   planId: z.uuid({ error: "planId must be a plan id (uuid)" }),
   actor: z.string({ error: "actor must be a string" }).trim().min(1, { error: "actor must not be empty" }),
+  /** Make a second subscription although the customer has one to the plan that is not canceled. */
+  allowDuplicate: z.boolean({ error: "allowDuplicate must be true or false" }).default(false),
 });
 
 export type EnrollInput = z.input<typeof enrollInput>;
@@ -30,24 +34,46 @@ export interface EnrollResult {
  * (one transaction, with events), then the gateway checkout that saves the card. The subscription
  * starts when the gateway confirms the payment (applyGatewayCallback).
  *
- * Throws EnrollmentError for an unknown customer or plan, or an archived plan (nothing is
- * written), and EnrollmentCheckoutError when the gateway gives no checkout: the subscription then
- * stays pending_enrollment and startReEnrollment(subscriptionId) tries again.
+ * Refused with EnrollmentError before anything is written: an unknown customer or plan, an
+ * archived plan or one in a currency the gateway account does not take, and (unless
+ * allowDuplicate) a customer who already has a subscription to the plan that is not canceled
+ * (DuplicateSubscriptionError, naming it).
+ *
+ * The rows are committed before AddTransaction is called, as every gateway call is recorded
+ * first: the enrollment id is the checkout's orderId, so callbacks and the sweep can find it
+ * whatever happens to the reply. When no checkout URL comes back (EnrollmentCheckoutError), what
+ * is left depends on what the gateway is known to have done, so the caller never holds a
+ * subscription that looks open but cannot be paid:
+ * - it answered with a refusal (or was never reached): no checkout exists, so nothing can be paid.
+ *   The enrollment is failed and the new subscription canceled, both with their events (history
+ *   is append-only, so this is how it is undone); subscribing again starts afresh.
+ * - no answer after the request went out: a checkout may exist at the gateway, so the enrollment
+ *   stays pending for the sweep to settle from CheckStatus, and the subscription stays
+ *   pending_enrollment; startReEnrollment(subscriptionId) gives a new checkout.
  */
 export async function enroll(ctx: EnrollContext, input: EnrollInput): Promise<EnrollResult> {
   const parsed = enrollInput.safeParse(input);
   if (!parsed.success) {
     throw new EnrollmentError("invalid_input", parsed.error.issues.map((issue) => issue.message).join("; "));
   }
-  const { customerId, planId, actor } = parsed.data;
+  const { customerId, planId, actor, allowDuplicate } = parsed.data;
   const now = ctx.clock.now();
   const { customer, enrollment } = await ctx.db.transaction(async (tx) => {
-    const [customer] = await tx.select().from(customers).where(eq(customers.id, customerId));
+    // Locked so that two enrolments of one customer at once cannot both find no subscription.
+    const [customer] = await tx
+      .select()
+      .from(customers)
+      .where(eq(customers.id, customerId))
+      .for("no key update");
     if (!customer) throw new EnrollmentError("customer_not_found", `no customer ${customerId}`);
     // Shared lock: the plan cannot be archived between this check and the commit.
     const [plan] = await tx.select().from(plans).where(eq(plans.id, planId)).for("share");
     if (!plan) throw new EnrollmentError("plan_not_found", `no plan ${planId}`);
-    if (plan.archivedAt) throw new EnrollmentError("plan_archived", `plan ${planId} is archived`);
+    assertPlanTakesSubscriptions(plan, ctx.config.GATEWAY_CURRENCIES);
+    if (!allowDuplicate) {
+      const existing = await findOpenSubscription(tx, customerId, planId);
+      if (existing) throw new DuplicateSubscriptionError(existing.id, existing.status, customerId, planId);
+    }
 
     const [subscription] = await tx
       .insert(subscriptions)
@@ -72,6 +98,6 @@ export async function enroll(ctx: EnrollContext, input: EnrollInput): Promise<En
     });
     return { customer, enrollment };
   });
-  const checkoutUrl = await openCheckout(ctx, enrollment, customer, actor);
+  const checkoutUrl = await openCheckout(ctx, enrollment, customer, actor, { newSubscription: true });
   return { subscriptionId: enrollment.subscriptionId, enrollmentId: enrollment.id, checkoutUrl };
 }

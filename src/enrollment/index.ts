@@ -9,12 +9,15 @@ export {
 export { CALLBACK_SOURCES, type CallbackSource, readOrderId } from "./callback-params.js";
 export { type EnrollContext, type EnrollInput, type EnrollResult, enroll } from "./enroll.js";
 export {
+  DuplicateSubscriptionError,
   EnrollmentCheckoutError,
   EnrollmentError,
   type EnrollmentErrorCode,
   PaymentVerificationUnavailableError,
 } from "./errors.js";
 export { ENROLLMENT_EVENTS, GATEWAY_ACTOR, type NeedsAttentionReason } from "./events.js";
+export { findOpenSubscription } from "./open-subscription.js";
+export { assertPlanTakesSubscriptions } from "./plan-takes-subscriptions.js";
 export { type EnrollmentStatus, isSettled } from "./records.js";
 export {
   type ReEnrollmentContext,

@@ -75,7 +75,7 @@ export interface ReadRow {
   /** Line of the file the row ends on (the header is line 1). */
   readonly line: number;
   readonly row: ImportRow | null;
-  /** Why the row cannot be imported: `column: reason`. */
+  /** Why the row cannot be imported: `column: reason`, or why it cannot be read at all. */
   readonly error: string | null;
 }
 
@@ -98,7 +98,8 @@ export function readImportCsv(text: string): ReadRow[] {
     throw new ImportFileError(`no ${missing.join(", ")} column; columns: ${IMPORT_COLUMNS.join(",")}`);
 
   const seen = new Map<string, number>();
-  return records.map(({ record, line }) => {
+  return records.map(({ record, line, error }) => {
+    if (error) return { line, row: null, error };
     const parsed = importRowSchema.safeParse(record);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;

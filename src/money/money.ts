@@ -45,6 +45,8 @@ function numberToDecimalString(value: number): string {
 /**
  * Parses a decimal amount ("100", "100.5", "100.50", or a JS number) into minor units of the
  * currency. Too many decimals, NaN, signs where not allowed and unsafe magnitudes are errors.
+ * Whitespace around the text is ignored (gateway replies carry it); an amount a person typed is
+ * checked for it before it comes here (billing/plan.ts refuses it), so nothing they sent is changed.
  */
 export function toMinor(amount: string | number, currency: string, options: ParseOptions = {}): number {
   const exponent = exponentOf(currency);

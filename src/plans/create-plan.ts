@@ -11,14 +11,16 @@ export interface CreatePlanOptions {
 
 /**
  * Stores a new plan from a create-plan body (snake_case, as the API receives it). Throws
- * PlanInputError naming every bad field; nothing is written then.
+ * PlanInputError naming every bad field; nothing is written then. The currency must be one the
+ * gateway account takes (GATEWAY_CURRENCIES): a plan in another could never be enrolled, since the
+ * gateway refuses its checkout.
  */
 export async function createPlan(
-  ctx: Pick<EngineContext, "db" | "clock">,
+  ctx: Pick<EngineContext, "db" | "clock" | "config">,
   input: unknown,
   { actor = "system" }: CreatePlanOptions = {},
 ): Promise<StoredPlan> {
-  const plan = parsePlanInput(input);
+  const plan = parsePlanInput(input, { currencies: ctx.config.GATEWAY_CURRENCIES });
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(plans)

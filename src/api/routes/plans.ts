@@ -14,10 +14,12 @@ export function planRoutes(app: ApiApp, ctx: EngineContext): void {
       schema: {
         tags: ["plans"],
         summary: "Create a plan",
+        description:
+          "The currency must be one the gateway account takes (GATEWAY_CURRENCIES, default QAR); the amount is a decimal string with at most the currency's decimals and nothing around it. Every offending field is listed in one 400.",
         headers: idempotencyHeaders,
-        // The input side of the billing schema: fields and defaults are checked here, while the
-        // amount's conversion to minor units stays in createPlan (PlanInputError, also a 400).
-        body: planInputSchema.in,
+        // The input side of the billing schema: every field, the amount against its currency and
+        // the currency against GATEWAY_CURRENCIES are checked here, all reported in one 400.
+        body: planInputSchema({ currencies: ctx.config.GATEWAY_CURRENCIES }).in,
         response: { 201: planSchema, 400: problemReplies[400], 401: problemReplies[401] },
       },
     },

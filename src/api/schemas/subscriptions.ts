@@ -55,6 +55,12 @@ export const subscriptionPage = pageOf(subscriptionSchema);
 export const createSubscriptionBody = z.strictObject({
   customer_id: z.uuid({ error: "customer_id must be a customer id (uuid)" }),
   plan_id: z.uuid({ error: "plan_id must be a plan id (uuid)" }),
+  allow_duplicate: z
+    .boolean({ error: "allow_duplicate must be true or false" })
+    .optional()
+    .describe(
+      "Subscribe although the customer already has a subscription to the plan that is not canceled (refused with 409 otherwise)",
+    ),
 });
 
 export const createdSubscriptionSchema = subscriptionSchema

@@ -26,8 +26,16 @@ function defaultOut(csv: string): string {
   return path.join(parsed.dir, `${parsed.name}.links.csv`);
 }
 
-async function enrollOne(cli: Cli, output: Output, customerId: string, planId: string): Promise<void> {
-  const result = await cli.withEngine((ctx) => enroll(ctx, { customerId, planId, actor: CLI_ACTOR }));
+async function enrollOne(
+  cli: Cli,
+  output: Output,
+  customerId: string,
+  planId: string,
+  allowDuplicate: boolean,
+): Promise<void> {
+  const result = await cli.withEngine((ctx) =>
+    enroll(ctx, { customerId, planId, actor: CLI_ACTOR, allowDuplicate }),
+  );
   const shown = {
     subscription_id: result.subscriptionId,
     enrollment_id: result.enrollmentId,
@@ -88,11 +96,19 @@ export function registerEnroll(program: Command, cli: Cli): void {
     .option("--plan <id>", "plan id", uuid)
     .option("--csv <file>", "bulk: a CSV with the header email,name,phone,plan (plan is a plan id)")
     .option("--out <file>", "bulk: where to write the checkout links (default <file>.links.csv)")
+    .option(
+      "--allow-duplicate",
+      "subscribe although the customer already has a subscription to the plan that is not canceled",
+    )
     .action(async (options, command: Command) => {
       const output = cli.output(command);
       if (options.csv) {
         if (options.customer || options.plan) {
           throw new CliError("--csv: give either --csv or --customer and --plan, not both", EXIT.usage);
+        }
+        if (options.allowDuplicate) {
+          // A re-run of a file must not enrol its rows twice: a row already enrolled is `existing`.
+          throw new CliError("--allow-duplicate: only with --customer and --plan", EXIT.usage);
         }
         return enrollCsv(cli, output, options.csv, options.out ?? defaultOut(options.csv));
       }
@@ -103,6 +119,6 @@ export function registerEnroll(program: Command, cli: Cli): void {
         );
       }
       if (options.out) throw new CliError("--out: only with --csv", EXIT.usage);
-      return enrollOne(cli, output, options.customer, options.plan);
+      return enrollOne(cli, output, options.customer, options.plan, Boolean(options.allowDuplicate));
     });
 }

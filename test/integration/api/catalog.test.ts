@@ -57,6 +57,52 @@ describe("plans", () => {
     ]);
   });
 
+  it("lists the amount with the other offending fields, in one 400", async () => {
+    const text = problemOf(
+      await api.call("POST", "/v1/plans", {
+        body: { ...PLAN_BODY, name: "", amount: "x", interval: "hour" },
+      }),
+    );
+    expect(text.errors).toEqual([
+      { field: "name", location: "body", message: "name must not be empty" },
+      { field: "amount", location: "body", message: 'amount "x" is not a decimal number such as "100.00"' },
+      { field: "interval", location: "body", message: "interval must be one of day, week, month, year" },
+    ]);
+    // An amount that is a decimal, but not one the currency can hold, is listed with the rest too.
+    const decimals = problemOf(
+      await api.call("POST", "/v1/plans", { body: { ...PLAN_BODY, amount: "10.005", trial_days: -1 } }),
+    );
+    expect(decimals.errors?.map((e) => e.field).sort()).toEqual(["amount", "trial_days"]);
+  });
+
+  it("refuses an amount with spaces around it rather than trimming it", async () => {
+    const response = await api.call("POST", "/v1/plans", { body: { ...PLAN_BODY, amount: " 10.00" } });
+    expect(response.statusCode).toBe(400);
+    expect(problemOf(response).errors).toEqual([
+      {
+        field: "amount",
+        location: "body",
+        message: 'amount " 10.00" has spaces around it; send the number alone, e.g. "100.00"',
+      },
+    ]);
+  });
+
+  it("refuses a currency the gateway account does not take, naming those it does", async () => {
+    const before = (await api.call("GET", "/v1/plans?limit=100")).json().data.length;
+    const response = await api.call("POST", "/v1/plans", {
+      body: { ...PLAN_BODY, amount: "10.000", currency: "KWD" },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(problemOf(response).errors).toEqual([
+      {
+        field: "currency",
+        location: "body",
+        message: "currency KWD is not one the gateway account takes; allowed: QAR (GATEWAY_CURRENCIES)",
+      },
+    ]);
+    expect((await api.call("GET", "/v1/plans?limit=100")).json().data).toHaveLength(before);
+  });
+
   it("refuses a body that is not JSON, or no body at all", async () => {
     const garbage = await api.app.inject({
       method: "POST",

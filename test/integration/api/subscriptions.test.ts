@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPlan } from "../../../src/plans/index.js";
 import {
   type ApiHarness,
   activeSubscription,
@@ -90,6 +91,87 @@ describe("subscribing", () => {
     expect(problem(noPlan)).toMatchObject({ code: "unknown_reference", errors: [{ field: "plan_id" }] });
   });
 
+  it("refuses a second subscription of a customer to a plan with 409 naming the first, unless asked", async () => {
+    const customer = (
+      await api.call("POST", "/v1/customers", { body: { email: "twice@example.qa" } })
+    ).json();
+    const body = { customer_id: customer.id, plan_id: planId };
+    const headers = { "idempotency-key": randomUUID() };
+    const first = await api.call("POST", "/v1/subscriptions", { body, headers });
+    expect(first.statusCode).toBe(201);
+    // The same request again under its Idempotency-Key is the first answer replayed.
+    const replayed = await api.call("POST", "/v1/subscriptions", { body, headers });
+    expect(replayed.json().id).toBe(first.json().id);
+
+    const again = await api.call("POST", "/v1/subscriptions", { body });
+    expect(again.statusCode).toBe(409);
+    expect(again.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(again.json()).toMatchObject({
+      code: "already_subscribed",
+      subscription_id: first.json().id,
+      subscription_status: "pending_enrollment",
+      detail: expect.stringContaining('send "allow_duplicate": true'),
+    });
+    const second = await api.call("POST", "/v1/subscriptions", { body: { ...body, allow_duplicate: true } });
+    expect(second.statusCode).toBe(201);
+    expect(second.json().id).not.toBe(first.json().id);
+
+    // A canceled subscription does not count.
+    await api.call("POST", `/v1/subscriptions/${first.json().id}/cancel`, { body: {} });
+    await api.call("POST", `/v1/subscriptions/${second.json().id}/cancel`, { body: {} });
+    expect((await api.call("POST", "/v1/subscriptions", { body })).statusCode).toBe(201);
+  });
+
+  it("leaves no open subscription when the gateway refuses the checkout", async () => {
+    const customer = (
+      await api.call("POST", "/v1/customers", { body: { email: "refused@example.qa" } })
+    ).json();
+    const merchant = `/_sim/merchants/${api.h.sim.defaultApiKey}`;
+    await api.h.simAdmin("PATCH", merchant, { currencies: ["USD"] });
+    let refused: Awaited<ReturnType<ApiHarness["call"]>>;
+    try {
+      refused = await api.call("POST", "/v1/subscriptions", {
+        body: { customer_id: customer.id, plan_id: planId },
+      });
+    } finally {
+      await api.h.simAdmin("PATCH", merchant, { currencies: ["QAR"] });
+    }
+    expect(refused.statusCode).toBe(502);
+    const body = refused.json();
+    expect(body).toMatchObject({
+      code: "checkout_failed",
+      subscription_canceled: true,
+      outcome_unknown: false,
+      retryable: false,
+      detail: expect.stringContaining("the subscription was not started"),
+    });
+    expect((await api.call("GET", `/v1/subscriptions/${body.subscription_id}`)).json().status).toBe(
+      "canceled",
+    );
+    // Nothing open is left, so subscribing again (the account takes QAR again) is not a duplicate.
+    const retried = await api.call("POST", "/v1/subscriptions", {
+      body: { customer_id: customer.id, plan_id: planId },
+    });
+    expect(retried.statusCode).toBe(201);
+  });
+
+  it("refuses a plan in a currency the gateway account no longer takes, with 422", async () => {
+    const ctx = api.h.ctx;
+    const dinar = await createPlan(
+      { ...ctx, config: { ...ctx.config, GATEWAY_CURRENCIES: ["QAR", "KWD"] } },
+      { name: "Dinar", amount: "5.000", currency: "KWD", interval: "month" },
+    );
+    const response = await api.call("POST", "/v1/subscriptions", {
+      body: { customer_id: customerId, plan_id: dinar.id },
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({
+      code: "currency_not_supported",
+      errors: [{ field: "plan_id", location: "body" }],
+    });
+    expect(response.json().detail).toContain("allowed: QAR (GATEWAY_CURRENCIES)");
+  });
+
   it("lists subscriptions by status and customer, and 404s an unknown one", async () => {
     const { subscriptionId, customerId: owner } = await activeSubscription(api, "lister@example.qa");
     const active = (await api.call("GET", "/v1/subscriptions?status=active")).json();
@@ -118,8 +200,11 @@ describe("lifecycle actions", () => {
   });
 
   it("refuses an illegal transition with 422, naming both states", async () => {
+    const customer = (
+      await api.call("POST", "/v1/customers", { body: { email: "pauser@example.qa" } })
+    ).json();
     const created = await api.call("POST", "/v1/subscriptions", {
-      body: { customer_id: customerId, plan_id: planId },
+      body: { customer_id: customer.id, plan_id: planId },
     });
     const response = await api.call("POST", `/v1/subscriptions/${created.json().id}/pause`);
     expect(response.statusCode).toBe(422);

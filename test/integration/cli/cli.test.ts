@@ -175,6 +175,25 @@ describe("billing CLI", () => {
     expect(bad.stderr).toContain('error: --amount: "10.123" has more than 2 decimal');
     expect(bad.stderr).toContain("QAR");
 
+    // Every bad option at once; an amount with spaces around it is refused, not trimmed.
+    const several = await billing(
+      "plans",
+      "create",
+      "--name",
+      "Dinar",
+      "--amount",
+      " 10.000",
+      "--currency",
+      "kwd",
+      "--interval",
+      "month",
+    );
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain('error: --amount: " 10.000" has spaces around it');
+    expect(several.stderr).toContain(
+      "--currency: KWD is not one the gateway account takes; allowed: QAR (GATEWAY_CURRENCIES)",
+    );
+
     const listed = jsonOf<{ data: Plan[] }>(await billing("plans", "list"));
     expect(listed.data.map((p) => p.id)).toEqual([plan.id]);
   }, 60_000);
@@ -268,6 +287,21 @@ describe("billing CLI", () => {
     expect(canceled).toMatchObject({ id: enrolled.subscription_id, status: "canceled" });
   }, 60_000);
 
+  it("refuses to enrol a customer twice in a plan unless asked, naming the subscription", async () => {
+    const hana = jsonOf<Customer>(await billing("customers", "create", "--email", "hana@example.com"));
+    const first = jsonOf<Enrolled>(await billing("enroll", "--customer", hana.id, "--plan", plan.id));
+    const again = await billing("enroll", "--customer", hana.id, "--plan", plan.id);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe("");
+    expect(again.stderr).toContain(
+      `already has subscription ${first.subscription_id} (pending_enrollment) to plan ${plan.id}; pass --allow-duplicate`,
+    );
+    const second = jsonOf<Enrolled>(
+      await billing("enroll", "--customer", hana.id, "--plan", plan.id, "--allow-duplicate"),
+    );
+    expect(second.subscription_id).not.toBe(first.subscription_id);
+  }, 60_000);
+
   it("creates an API key and prints it once", async () => {
     const key = jsonOf<{ id: string; key: string; name: string }>(
       await billing("keys", "create", "--name", "shop"),
@@ -350,6 +384,8 @@ describe("billing CLI", () => {
         `not-an-email,Nobody,,${plan.id}`,
         `erin@example.com,Erin,,${plan.id}`,
         "frank@example.com,Frank,,00000000-0000-4000-8000-000000000000",
+        // An unquoted comma in the name: five cells under four columns, not read by position.
+        `george@example.com,George, Al-Thani,,${plan.id}`,
       ].join("\n"),
     );
     interface Bulk {
@@ -368,10 +404,13 @@ describe("billing CLI", () => {
     const first = await billing("enroll", "--csv", csv, "--out", out);
     expect(first.code).toBe(3);
     const report = JSON.parse(first.stdout) as Bulk;
-    expect(report).toMatchObject({ enrolled: 2, existing: 0, rejected: 2 });
-    expect(report.rows.filter((row) => row.status === "rejected").map((row) => row.line)).toEqual([3, 5]);
+    expect(report).toMatchObject({ enrolled: 2, existing: 0, rejected: 3 });
+    expect(report.rows.filter((row) => row.status === "rejected").map((row) => row.line)).toEqual([3, 5, 6]);
     expect(first.stderr).toContain("line 3: ");
     expect(first.stderr).toContain("line 5: ");
+    expect(first.stderr).toContain(
+      "line 6: 5 columns where the header has 4 (put a value holding a comma in double quotes)",
+    );
     const links = await readFile(out, "utf8");
     expect(links.split("\n")[0]).toBe(
       "line,email,plan,status,customer_id,subscription_id,checkout_url,error",
@@ -380,7 +419,7 @@ describe("billing CLI", () => {
       expect(links).toContain(row.checkout_url);
 
     const second = JSON.parse((await billing("enroll", "--csv", csv, "--out", out)).stdout) as Bulk;
-    expect(second).toMatchObject({ enrolled: 0, existing: 2, rejected: 2 });
+    expect(second).toMatchObject({ enrolled: 0, existing: 2, rejected: 3 });
     const byLine = (bulk: Bulk) =>
       bulk.rows
         .filter((r) => r.status !== "rejected")
@@ -391,8 +430,24 @@ describe("billing CLI", () => {
       .select({ id: subscriptions.id })
       .from(subscriptions)
       .innerJoin(customers, eq(customers.id, subscriptions.customerId))
-      .where(inArray(customers.email, ["dave@example.com", "erin@example.com", "frank@example.com"]));
+      .where(
+        inArray(customers.email, [
+          "dave@example.com",
+          "erin@example.com",
+          "frank@example.com",
+          "george@example.com",
+        ]),
+      );
     expect(created).toHaveLength(2);
+    const george = await database.db
+      .select()
+      .from(customers)
+      .where(eq(customers.email, "george@example.com"));
+    expect(george).toEqual([]);
+
+    const mixed = await billing("enroll", "--csv", csv, "--allow-duplicate");
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain("--allow-duplicate: only with --customer and --plan");
   }, 90_000);
 
   it("imports subscriptions with their gateway tokens from a CSV, once", async () => {

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ControllableClock } from "../../../src/clock/index.js";
+import { loadConfig } from "../../../src/config/index.js";
 import {
   CustomerInputError,
   createCustomer,
@@ -14,7 +15,8 @@ import { createTestDatabase, type TestDatabase } from "../../support/db.js";
 
 let database: TestDatabase;
 const clock = new ControllableClock("2026-01-15T09:00:00Z");
-const ctx = () => ({ db: database.db, clock });
+const config = loadConfig({ NODE_ENV: "test" });
+const ctx = () => ({ db: database.db, clock, config });
 
 beforeAll(async () => {
   database = await createTestDatabase();

@@ -2,11 +2,13 @@ import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trialEnd } from "../../../src/billing/index.js";
 import {
+  DuplicateSubscriptionError,
   EnrollmentCheckoutError,
   EnrollmentError,
   enroll,
   startReEnrollment,
 } from "../../../src/enrollment/index.js";
+import { createPlan } from "../../../src/plans/index.js";
 import {
   type EnrollmentWorld,
   enrollmentOf,
@@ -185,7 +187,7 @@ describe("enroll and pay", () => {
     expect(row?.count).toBe(0);
   });
 
-  it("marks the enrollment failed when AddTransaction fails, and a retry gives a working checkout", async () => {
+  it("keeps the enrollment pending when AddTransaction's answer is lost, and a retry gives a working checkout", async () => {
     const customer = await seedCustomer(h());
     const plan = await seedPlan(h());
     await h().simAdmin("POST", "/_sim/faults", { operation: "AddTransaction", kind: "error5xx", times: 1 });
@@ -196,19 +198,117 @@ describe("enroll and pay", () => {
     );
     expect(error).toBeInstanceOf(EnrollmentCheckoutError);
     const failed = error as EnrollmentCheckoutError;
-    expect(failed.retryable).toBe(true);
-    expect((await enrollmentOf(h(), failed.enrollmentId)).status).toBe("failed");
-    expect((await enrollmentOf(h(), failed.enrollmentId)).failureDescription).toMatch(
-      /^checkout not created: /,
-    );
+    expect(failed).toMatchObject({ retryable: true, outcomeUnknown: true, subscriptionCanceled: false });
+    // A checkout may exist at the gateway: the sweep settles the enrollment from CheckStatus.
+    expect(await enrollmentOf(h(), failed.enrollmentId)).toMatchObject({
+      status: "pending",
+      checkoutUrl: null,
+    });
     expect((await subscriptionOf(h(), failed.subscriptionId)).status).toBe("pending_enrollment");
 
     const retried = await startReEnrollment(h().ctx, {
       subscriptionId: failed.subscriptionId,
       actor: "test",
     });
+    expect((await enrollmentOf(h(), failed.enrollmentId)).status).toBe("expired");
     await follow((await pay(h(), retried.checkoutUrl)).redirect_url);
     expect((await subscriptionOf(h(), failed.subscriptionId)).status).toBe("active");
-    expect(typesOf(await eventsOf(h(), failed.subscriptionId))).toContain("enrollment.failed");
+  });
+
+  it("cancels the new subscription when the gateway refuses its checkout, so nothing is left open", async () => {
+    // GATEWAY_CURRENCIES wrongly lists KWD: the plan is accepted, the gateway refuses its checkout (-20).
+    const misconfigured = { ...h().ctx, config: { ...h().ctx.config, GATEWAY_CURRENCIES: ["QAR", "KWD"] } };
+    const customer = await seedCustomer(h());
+    const plan = await createPlan(misconfigured, {
+      name: "Dinar",
+      amount: "10.000",
+      currency: "KWD",
+      interval: "month",
+    });
+
+    const error = await enroll(misconfigured, {
+      customerId: customer.id,
+      planId: plan.id,
+      actor: "test",
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(EnrollmentCheckoutError);
+    const refused = error as EnrollmentCheckoutError;
+    expect(refused).toMatchObject({ retryable: false, outcomeUnknown: false, subscriptionCanceled: true });
+    expect(refused.message).toContain("no application data for the currency");
+    expect(await subscriptionOf(h(), refused.subscriptionId)).toMatchObject({
+      status: "canceled",
+      endedReason: expect.stringMatching(/^checkout refused by the gateway: /),
+    });
+    expect(await enrollmentOf(h(), refused.enrollmentId)).toMatchObject({
+      status: "failed",
+      failureDescription: expect.stringMatching(/^checkout not created: /),
+    });
+    expect(typesOf(await eventsOf(h(), refused.subscriptionId))).toEqual([
+      "subscription.created",
+      "enrollment.started",
+      "enrollment.failed",
+      "subscription.canceled",
+    ]);
+    // The canceled subscription does not count: once the plan is sold in QAR, subscribing works.
+    const qar = await seedPlan(h());
+    await expect(
+      enroll(misconfigured, { customerId: customer.id, planId: qar.id, actor: "test" }),
+    ).resolves.toMatchObject({
+      checkoutUrl: expect.any(String),
+    });
+  });
+
+  it("refuses a plan in a currency the gateway account does not take, writing nothing", async () => {
+    const customer = await seedCustomer(h());
+    // A plan made while GATEWAY_CURRENCIES still listed KWD.
+    const before = { ...h().ctx, config: { ...h().ctx.config, GATEWAY_CURRENCIES: ["QAR", "KWD"] } };
+    const plan = await createPlan(before, {
+      name: "Old",
+      amount: "10.000",
+      currency: "KWD",
+      interval: "month",
+    });
+    await expect(
+      enroll(h().ctx, { customerId: customer.id, planId: plan.id, actor: "t" }),
+    ).rejects.toMatchObject({
+      code: "currency_not_supported",
+      message: expect.stringContaining("allowed: QAR (GATEWAY_CURRENCIES)"),
+    });
+    const [row] = await h().database
+      .sql`select count(*)::int as count from subscriptions where customer_id = ${customer.id}`;
+    expect(row?.count).toBe(0);
+  });
+
+  it("refuses a second subscription of a customer to a plan unless asked, naming the first", async () => {
+    const customer = await seedCustomer(h());
+    const plan = await seedPlan(h());
+    const input = { customerId: customer.id, planId: plan.id, actor: "test" };
+    const first = await enroll(h().ctx, input);
+
+    const error = await enroll(h().ctx, input).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DuplicateSubscriptionError);
+    expect(error).toMatchObject({
+      code: "already_subscribed",
+      existingSubscriptionId: first.subscriptionId,
+      existingStatus: "pending_enrollment",
+    });
+    const second = await enroll(h().ctx, { ...input, allowDuplicate: true });
+    expect(second.subscriptionId).not.toBe(first.subscriptionId);
+  });
+
+  it("lets only one of two enrolments of a customer at once through", async () => {
+    const customer = await seedCustomer(h());
+    const plan = await seedPlan(h());
+    const input = { customerId: customer.id, planId: plan.id, actor: "test" };
+    const results = await Promise.allSettled([enroll(h().ctx, input), enroll(h().ctx, input)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const [refused] = results.filter((r) => r.status === "rejected");
+    expect((refused as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateSubscriptionError);
+    const [row] = await h().database
+      .sql`select count(*)::int as count from subscriptions where customer_id = ${customer.id}`;
+    expect(row?.count).toBe(1);
   });
 });

@@ -6,7 +6,11 @@ import { toProblem } from "../../../src/api/errors.js";
 import { ApiProblem } from "../../../src/api/problem.js";
 import { IllegalTransitionError, PlanInputError } from "../../../src/billing/index.js";
 import { SubscriptionNotFoundError } from "../../../src/cancellation/index.js";
-import { EnrollmentCheckoutError, EnrollmentError } from "../../../src/enrollment/index.js";
+import {
+  DuplicateSubscriptionError,
+  EnrollmentCheckoutError,
+  EnrollmentError,
+} from "../../../src/enrollment/index.js";
 import { GatewayRejectedError, GatewayUnavailableError } from "../../../src/gateway/index.js";
 
 const request = { url: "/v1/things/abc", method: "GET" } as FastifyRequest;
@@ -92,13 +96,45 @@ describe("toProblem", () => {
       description: "no reply",
       outcomeUnknown: false,
     });
-    const problem = toProblem(new EnrollmentCheckoutError("sub-1", "enr-1", gatewayError), request);
+    const problem = toProblem(new EnrollmentCheckoutError("sub-1", "enr-1", gatewayError, false), request);
     expect(problem?.toBody()).toMatchObject({
       status: 502,
       code: "checkout_failed",
       subscription_id: "sub-1",
       enrollment_id: "enr-1",
       retryable: true,
+      subscription_canceled: false,
+    });
+    expect(problem?.detail).toContain("ask for a new card link for subscription sub-1");
+  });
+
+  it("says a refused checkout left no subscription open", () => {
+    const refused = new GatewayRejectedError({
+      operation: "legacy.addTransaction",
+      code: -20,
+      description: "Not Found: no application data for the currency",
+    });
+    const problem = toProblem(new EnrollmentCheckoutError("sub-1", "enr-1", refused, true), request);
+    expect(problem?.toBody()).toMatchObject({
+      status: 502,
+      code: "checkout_failed",
+      subscription_id: "sub-1",
+      subscription_canceled: true,
+      retryable: false,
+      outcome_unknown: false,
+    });
+    expect(problem?.detail).toContain("the subscription was not started (sub-1 is canceled)");
+  });
+
+  it("names the subscription a customer already has to the plan", () => {
+    const problem = toProblem(new DuplicateSubscriptionError("sub-1", "active", "cus-1", "plan-1"), request);
+    expect(problem?.toBody()).toMatchObject({
+      status: 409,
+      code: "already_subscribed",
+      subscription_id: "sub-1",
+      subscription_status: "active",
+      detail:
+        'customer cus-1 already has subscription sub-1 (active) to plan plan-1; send "allow_duplicate": true to subscribe again',
     });
   });
 

@@ -89,7 +89,10 @@ describe("parsePlanInput: refused bodies name the field", () => {
     [{ ...base, amount: 100 }, "amount", 'amount must be a decimal string such as "100.00"'],
     [{ ...base, amount: "10.005" }, "amount", "more than 2 decimal place(s) allowed for QAR"],
     [{ ...base, amount: "1.5", currency: "JPY" }, "amount", "more than 0 decimal place(s) allowed for JPY"],
-    [{ ...base, amount: "ten" }, "amount", "is not a decimal number"],
+    [{ ...base, amount: "ten" }, "amount", 'amount "ten" is not a decimal number such as "100.00"'],
+    [{ ...base, amount: " 10.00" }, "amount", 'amount " 10.00" has spaces around it'],
+    [{ ...base, amount: "10.00\t" }, "amount", 'amount "10.00\\t" has spaces around it'],
+    [{ ...base, amount: "" }, "amount", 'amount "" is not a decimal number'],
     [{ ...base, amount: "1e3" }, "amount", "is not a decimal number"],
     [{ ...base, amount: "-5" }, "amount", "must not be negative"],
     [{ ...base, amount: "0.00" }, "amount", "amount must be greater than zero"],
@@ -112,11 +115,51 @@ describe("parsePlanInput: refused bodies name the field", () => {
     expect(errorsOf(input)[field]).toContain(message);
   });
 
+  it("reports the amount with the other bad fields, also when it fails only in its currency", () => {
+    expect(
+      Object.keys(errorsOf({ name: "", amount: "x", currency: "QAR", interval: "hour" })).sort(),
+    ).toEqual(["amount", "interval", "name"]);
+    expect(errorsOf({ ...base, amount: "10.505", interval: "hour", trial_days: -1 })).toEqual({
+      amount: expect.stringContaining("more than 2 decimal place(s) allowed for QAR"),
+      interval: "interval must be one of day, week, month, year",
+      trial_days: "trial_days must be at least 0",
+    });
+    // Without a usable currency the amount is judged on its text alone.
+    expect(errorsOf({ ...base, amount: "1.2345", currency: "XXX1" })).toEqual({
+      currency: "currency must be an ISO 4217 code such as QAR",
+    });
+  });
+
   it("reports every problem at once, and the error message lists them", () => {
     const call = () => parsePlanInput({ name: "", amount: "1", currency: "QAR", interval: "hour" });
     expect(call).toThrow(PlanInputError);
     expect(call).toThrow(
       "invalid plan: name must not be empty; interval must be one of day, week, month, year",
+    );
+  });
+});
+
+describe("parsePlanInput: the gateway account's currencies", () => {
+  const currencies = ["QAR", "USD"];
+
+  it("accepts a currency the account takes", () => {
+    expect(parsePlanInput({ ...base, currency: "USD", amount: "5" }, { currencies }).amount).toEqual({
+      minor: 500,
+      currency: "USD",
+    });
+  });
+
+  it("refuses another, naming the currencies that are allowed and where they are set", () => {
+    expect(() => parsePlanInput({ ...base, currency: "KWD", amount: "1.000" }, { currencies })).toThrow(
+      expect.objectContaining({
+        issues: [
+          {
+            field: "currency",
+            message:
+              "currency KWD is not one the gateway account takes; allowed: QAR, USD (GATEWAY_CURRENCIES)",
+          },
+        ],
+      }),
     );
   });
 });
@@ -130,7 +173,7 @@ describe("plan amount properties", () => {
         fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
         (currency, minor) => {
           const amount = toDecimalString(minor, currency);
-          const parsed = planInputSchema.parse({ ...base, amount, currency });
+          const parsed = planInputSchema().parse({ ...base, amount, currency });
           expect(parsed.amount).toEqual({ minor, currency });
         },
       ),

@@ -15,6 +15,20 @@ describe("readEnrollmentCsv", () => {
     ]);
   });
 
+  it("carries the reason a row with more cells than the header cannot be read, for it to be rejected", () => {
+    const rows = readEnrollmentCsv("email,name,phone,plan\nx@y.qa,Too,many,columns,p1\n", "f.csv");
+    expect(rows).toEqual([
+      {
+        line: 2,
+        email: "x@y.qa",
+        name: "Too",
+        phone: "many",
+        plan: "columns",
+        error: "5 columns where the header has 4 (put a value holding a comma in double quotes)",
+      },
+    ]);
+  });
+
   it("stops before any row when a required column is missing", () => {
     expect(() => readEnrollmentCsv("email,name\na@x.qa,A\n", "f.csv")).toThrow(
       expect.objectContaining({

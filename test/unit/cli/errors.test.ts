@@ -5,6 +5,8 @@ import { parsePlanInput } from "../../../src/billing/index.js";
 import { CliError, EXIT, toCliError } from "../../../src/cli/errors.js";
 import { ConfigError } from "../../../src/config/index.js";
 import { parseCustomerInput } from "../../../src/customers/index.js";
+import { DuplicateSubscriptionError, EnrollmentCheckoutError } from "../../../src/enrollment/index.js";
+import { GatewayRejectedError } from "../../../src/gateway/index.js";
 
 function thrown(work: () => unknown): unknown {
   try {
@@ -39,6 +41,23 @@ describe("toCliError", () => {
     const failure = toCliError(new ApiProblem(404, "not_found", "Resource not found", "no charge with id x"));
     expect(failure).toMatchObject({ exitCode: EXIT.failed, message: "no charge with id x" });
     expect(toCliError(new Error("boom"))).toMatchObject({ exitCode: EXIT.failed, message: "boom" });
+  });
+
+  it("says what a failed enrolment left: a duplicate names the flag, a failed checkout the subscription", () => {
+    const duplicate = toCliError(new DuplicateSubscriptionError("sub-1", "active", "cus-1", "plan-1"));
+    expect(duplicate).toMatchObject({
+      exitCode: EXIT.failed,
+      message:
+        "customer cus-1 already has subscription sub-1 (active) to plan plan-1; pass --allow-duplicate to subscribe again",
+    });
+    const refusal = new GatewayRejectedError({
+      operation: "legacy.addTransaction",
+      code: -20,
+      description: "no application data for the currency",
+    });
+    expect(toCliError(new EnrollmentCheckoutError("sub-1", "enr-1", refusal, true)).message).toBe(
+      "could not open the card checkout: no application data for the currency; subscription sub-1 was canceled, nothing is left open",
+    );
   });
 
   it("treats configuration and command-line problems as usage errors", () => {

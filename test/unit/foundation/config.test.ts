@@ -71,3 +71,22 @@ describe("WEBHOOK_ALLOWED_HOSTS", () => {
     },
   );
 });
+
+describe("GATEWAY_CURRENCIES", () => {
+  it("is QAR by default, the gateway's own default currency", () => {
+    expect(loadConfig({}).GATEWAY_CURRENCIES).toEqual(["QAR"]);
+  });
+
+  it("reads a comma-separated list in any case, each code once", () => {
+    expect(loadConfig({ GATEWAY_CURRENCIES: "qar, USD,QAR" }).GATEWAY_CURRENCIES).toEqual(["QAR", "USD"]);
+  });
+
+  it("refuses a code that is not ISO 4217, naming it", () => {
+    expect(() => loadConfig({ GATEWAY_CURRENCIES: "QAR,QQQ" })).toThrow(
+      /GATEWAY_CURRENCIES: "QQQ" is not an ISO 4217 currency code/,
+    );
+    expect(() => loadConfig({ GATEWAY_CURRENCIES: " , " })).toThrow(
+      /GATEWAY_CURRENCIES: expected at least one code/,
+    );
+  });
+});
