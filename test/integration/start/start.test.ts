@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -31,10 +31,10 @@ function exited(child: ChildProcess): Promise<number | null> {
 
 /** `npm start` with no configuration in a fresh directory, once it serves /healthz. */
 async function startEngine() {
+  // 0700, like root's home: as root, the embedded PostgreSQL runs as the `postgres` user, which
+  // cannot pass through it, and must work anyway.
   const workDir = await mkdtemp(path.join(tmpdir(), "billing-start-"));
   workDirs.push(workDir);
-  // As root, the embedded PostgreSQL runs as the `postgres` user, which must reach .data inside.
-  await chmod(workDir, 0o755);
   const port = await findFreePort();
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) };
   const engine = spawn(process.execPath, scriptArgs("start"), {
