@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { DateTime } from "luxon";
-import { type DunningPolicy, DunningPolicyError, parseDunningPolicy } from "../billing/index.js";
 import { type Clock, systemClock } from "../clock/index.js";
 import { type Config, ConfigError, decodeKey } from "../config/index.js";
 import { createDatabaseClock, type EngineContext } from "../context/index.js";
@@ -12,6 +11,7 @@ import { createGatewayClient, type GatewayClient } from "../gateway/index.js";
 import { createLogger, type Logger } from "../logger/index.js";
 import { createQueueSystem, queueSystemOptionsFromConfig } from "../queue/index.js";
 import { resealWebhookSecrets } from "../webhooks/index.js";
+import { dunningFromConfig, type Problem } from "./settings.js";
 
 /**
  * The composition root: turns a validated Config into an EngineContext. Every process of the engine
@@ -50,8 +50,6 @@ export interface Engine {
 /** Key id of a generated development key, so rows sealed with it are never mistaken for a real key's. */
 const DEV_KEY_ID = "dev";
 
-type Problem = ConstructorParameters<typeof ConfigError>[0][number];
-
 /** A setting createEngine needs although the schema leaves it optional (tools run without it). */
 function required<K extends keyof Config>(
   config: Config,
@@ -64,25 +62,6 @@ function required<K extends keyof Config>(
     return undefined;
   }
   return value;
-}
-
-/** DUNNING_RETRY_DAYS and DUNNING_TERMINAL_ACTION as a policy the card networks' limits allow. */
-function dunningFromConfig(config: Config, problems: Problem[]): DunningPolicy | undefined {
-  try {
-    return parseDunningPolicy({
-      retryOffsetsDays: config.DUNNING_RETRY_DAYS,
-      terminalAction: config.DUNNING_TERMINAL_ACTION,
-    });
-  } catch (error) {
-    if (!(error instanceof DunningPolicyError)) throw error;
-    for (const issue of error.issues) {
-      const variable = issue.field.startsWith("terminalAction")
-        ? "DUNNING_TERMINAL_ACTION"
-        : "DUNNING_RETRY_DAYS";
-      problems.push({ variable, message: issue.message });
-    }
-    return undefined;
-  }
 }
 
 /**

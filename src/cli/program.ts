@@ -61,7 +61,10 @@ function configure(command: Command, io: CliIo): void {
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   // Logs go to stderr, quiet unless asked: a command's output is its result.
-  const logger = createLogger({ level: io.env.LOG_LEVEL ?? "warn", name: "billing-cli" }, io.stderr);
+  const logger = createLogger(
+    { level: io.env.LOG_LEVEL, fallbackLevel: "warn", name: "billing-cli" },
+    io.stderr,
+  );
   const cli = new Cli(io, logger);
   const program = buildProgram(cli);
   configure(program, io);

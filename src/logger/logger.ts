@@ -1,11 +1,22 @@
-import { type DestinationStream, type Logger, type LoggerOptions, pino } from "pino";
+import { type DestinationStream, type LevelWithSilent, type Logger, type LoggerOptions, pino } from "pino";
 import { redact, redactText } from "./redact.js";
 
 export type { Logger } from "pino";
 
 export interface LoggerSettings {
+  /** A pino level; anything else (unset, or a LOG_LEVEL such as "loud") gives `fallbackLevel`. */
   level?: string;
+  /** Defaults to info. */
+  fallbackLevel?: LevelWithSilent;
   name?: string;
+}
+
+/**
+ * Processes make their logger before their settings are validated, so an invalid LOG_LEVEL must not
+ * crash pino there: the logger falls back, and the configuration check reports the variable.
+ */
+function knownLevel(level: string | undefined): level is LevelWithSilent {
+  return level !== undefined && (level === "silent" || Object.hasOwn(pino.levels.values, level));
 }
 
 /**
@@ -14,7 +25,7 @@ export interface LoggerSettings {
  */
 export function createLogger(settings: LoggerSettings = {}, destination?: DestinationStream): Logger {
   const options: LoggerOptions = {
-    level: settings.level ?? "info",
+    level: knownLevel(settings.level) ? settings.level : (settings.fallbackLevel ?? "info"),
     name: settings.name ?? "billing-engine",
     formatters: {
       log: (object) => redact(object),

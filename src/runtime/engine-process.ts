@@ -1,4 +1,4 @@
-import { createEngine } from "../app/index.js";
+import { createEngine, engineNeeds } from "../app/index.js";
 import type { EngineContext } from "../context/index.js";
 import { type RunningServer, startServer } from "../http/index.js";
 import { findFreePort } from "../infra/index.js";
@@ -16,7 +16,7 @@ import { claimRuntimeRecord, removeRuntimeRecord, runtimeFileOf } from "./runtim
 import { type EngineSetup, resolveSetup } from "./setup.js";
 import { superviseRoles } from "./supervisor.js";
 import { workerRole } from "./worker-role.js";
-import { usesInProcessGateway } from "./zero-config.js";
+import { setVariables, usesInProcessGateway } from "./zero-config.js";
 
 /**
  * The engine in one process: HTTP server, billing scheduler and every worker, plus what a fresh
@@ -81,7 +81,9 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
   const env = options.env ?? process.env;
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL || "info" });
   const parts: EngineParts = { http: true, scheduler: true, workers: true, ...options.parts };
-  const setup = await resolveSetup(env, logger);
+  // The database is the embedded one when none is set; the gateway the simulator when none is named.
+  const needs = engineNeeds(env, { database: true, gateway: usesInProcessGateway(setVariables(env)) });
+  const setup = await resolveSetup(env, logger, needs);
   setup.onDatabaseExit(exitOnDatabaseExit);
   // Filled as things start; on a failed start, or on close(), they stop in reverse order.
   const started: (() => Promise<unknown> | unknown)[] = [setup.release];

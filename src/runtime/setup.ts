@@ -1,4 +1,6 @@
-import { type Config, loadConfig } from "../config/index.js";
+// Not the app index: commands that only read the database should not load the whole engine.
+import { loadEngineConfig } from "../app/settings.js";
+import type { Config } from "../config/index.js";
 import { embeddedPostgresOptionsFromConfig, startEmbeddedPostgres } from "../infra/index.js";
 import type { Logger } from "../logger/index.js";
 import { type RuntimeRecord, readLiveRuntime, runtimeFileOf } from "./runtime-file.js";
@@ -63,14 +65,21 @@ export class NoRunningEngineError extends Error {
   }
 }
 
-/** The settings, and the running engine they join, before any database is started. */
-async function settingsOf(env: NodeJS.ProcessEnv) {
+/**
+ * The settings, and the running engine they join, before any database is started: every setting
+ * is checked at once (loadEngineConfig, with the variables in `needs`), so a bad one stops the
+ * process before an embedded database is made or started.
+ */
+async function settingsOf(env: NodeJS.ProcessEnv, needs: readonly (keyof Config)[] = []) {
   const set = setVariables(env);
   const dataDir = dataDirOf(set);
   const live = await readLiveRuntime(dataDir);
   // An engine on another database is not this process's engine, even from the same directory.
   const runtime = live && (!set.DATABASE_URL || set.DATABASE_URL === live.database_url) ? live : undefined;
-  const config = loadConfig(withZeroConfigDefaults({ ...(runtime ? variablesOf(runtime) : {}), ...set }));
+  const config = loadEngineConfig(
+    withZeroConfigDefaults({ ...(runtime ? variablesOf(runtime) : {}), ...set }),
+    needs,
+  );
   return { config, dataDir, runtime };
 }
 
@@ -91,8 +100,12 @@ export async function joinSetup(env: NodeJS.ProcessEnv): Promise<EngineSetup> {
   return withoutEmbedded(settings, settings.config.DATABASE_URL);
 }
 
-export async function resolveSetup(env: NodeJS.ProcessEnv, logger: Logger): Promise<EngineSetup> {
-  const settings = await settingsOf(env);
+export async function resolveSetup(
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  needs: readonly (keyof Config)[] = [],
+): Promise<EngineSetup> {
+  const settings = await settingsOf(env, needs);
   const { config, dataDir } = settings;
   if (config.DATABASE_URL) return withoutEmbedded(settings, config.DATABASE_URL);
   const options = embeddedPostgresOptionsFromConfig(config, logger);

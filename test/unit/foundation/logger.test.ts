@@ -66,3 +66,13 @@ describe("redaction", () => {
     expect(text).toContain("gateway call failed");
   });
 });
+
+describe("createLogger", () => {
+  it("falls back instead of throwing on a level pino does not know (the settings check reports it)", () => {
+    expect(createLogger({ level: "loud" }).level).toBe("info");
+    expect(createLogger({ level: "constructor", fallbackLevel: "warn" }).level).toBe("warn");
+    expect(createLogger({ level: "", fallbackLevel: "error" }).level).toBe("error");
+    expect(createLogger({ level: "debug", fallbackLevel: "warn" }).level).toBe("debug");
+    expect(createLogger({ level: "silent" }).level).toBe("silent");
+  });
+});
