@@ -9,7 +9,7 @@ import { type TokenVault, vaultFromConfig } from "../crypto/index.js";
 import { createDb, type DbClient, migrateDatabase } from "../db/index.js";
 import { createGatewayClient, type GatewayClient } from "../gateway/index.js";
 import { createLogger, type Logger } from "../logger/index.js";
-import { createQueueSystem, queueSystemOptionsFromConfig } from "../queue/index.js";
+import { assertRedisReachable, createQueueSystem, queueSystemOptionsFromConfig } from "../queue/index.js";
 import { resealWebhookSecrets } from "../webhooks/index.js";
 import { dunningFromConfig, type Problem } from "./settings.js";
 
@@ -18,6 +18,8 @@ import { dunningFromConfig, type Problem } from "./settings.js";
  * (HTTP server, scheduler, each worker) builds its context here, so they agree on the database, the
  * queues, the gateway, the token key and the billing clock. Rules:
  * - every missing or contradictory setting is reported at once, before anything connects;
+ * - a database or Redis that does not answer the first connection stops the boot, naming the
+ *   variable (DATABASE_URL, REDIS_URL) and where it points;
  * - the database is migrated before use (safe from many processes: migrations take a lock), then
  *   webhook signing secrets still in clear (or under a retired key) are sealed with the current
  *   token key, which is known here and not in `billing migrate` (see src/webhooks/secrets.ts);
@@ -123,6 +125,7 @@ export async function createEngine(config: Config, options: EngineOptions = {}):
 
   const vault = await tokenVault(config, logger);
   await migrateDatabase(databaseUrl, { logger });
+  if (config.REDIS_URL) await assertRedisReachable(config.REDIS_URL);
   const database: DbClient = createDb(databaseUrl, {
     logger,
     ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName }),

@@ -10,5 +10,11 @@ export {
   type Tx,
 } from "./client.js";
 export { pgError, SqlState, violates } from "./errors.js";
-export { MIGRATIONS_FOLDER, type MigrateOptions, type MigrateResult, migrateDatabase } from "./migrate.js";
+export {
+  DatabaseUnreachableError,
+  MIGRATIONS_FOLDER,
+  type MigrateOptions,
+  type MigrateResult,
+  migrateDatabase,
+} from "./migrate.js";
 export { pgInstant, pgInstantOrNull, pgInteger } from "./values.js";

@@ -4,13 +4,15 @@ import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import type { Logger } from "../logger/index.js";
 import { pgError } from "./errors.js";
-import { databaseName, withDatabase } from "./url.js";
+import { databaseName, describeTarget, withDatabase } from "./url.js";
 
 /**
  * Brings a database up to the migrations in drizzle/. Safe to run on every start of every
  * process: the database is created when missing, and migrations run under a session advisory
  * lock, so processes starting together apply them once, one after the other. Drizzle records
  * applied migrations in drizzle.__drizzle_migrations and applies newer ones in one transaction.
+ * It makes every process's first connection, so a failure to connect is reported here, naming the
+ * variable to fix (DatabaseUnreachableError).
  */
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
@@ -21,6 +23,18 @@ const LOCK_NAME = "billing-engine:migrate";
 export interface MigrateOptions {
   logger?: Logger;
   migrationsFolder?: string;
+}
+
+/**
+ * The first connection of a process failed: the message names DATABASE_URL (which every process's
+ * database URL is, the zero-config ones included) and where it points, never its password.
+ */
+export class DatabaseUnreachableError extends Error {
+  constructor(url: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`DATABASE_URL: cannot connect to PostgreSQL at ${describeTarget(url)}: ${reason}`, { cause });
+    this.name = "DatabaseUnreachableError";
+  }
 }
 
 export interface MigrateResult {
@@ -72,7 +86,8 @@ export async function migrateDatabase(url: string, options: MigrateOptions = {})
     await sql`select 1`;
   } catch (error) {
     await sql.end();
-    if (pgError(error)?.code !== "3D000") throw error; // invalid_catalog_name: no such database
+    // invalid_catalog_name: no such database, so it is made; anything else means no connection.
+    if (pgError(error)?.code !== "3D000") throw new DatabaseUnreachableError(url, error);
     databaseCreated = await createDatabase(url, name, logger);
     sql = connect(url, logger);
   }

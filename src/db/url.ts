@@ -10,6 +10,17 @@ export function databaseName(url: string): string {
   return name;
 }
 
+/**
+ * Where a URL points, for messages: host:port, user and database, never the password. The host of a
+ * Unix socket comes from `?host=`.
+ */
+export function describeTarget(url: string): string {
+  const parsed = new URL(url);
+  const host = parsed.searchParams.get("host") ?? parsed.hostname;
+  const user = decodeURIComponent(parsed.username) || "(default user)";
+  return `${host}:${parsed.port || "5432"} (user ${user}, database ${databaseName(url)})`;
+}
+
 /** The same server and credentials, another database. */
 export function withDatabase(url: string, name: string): string {
   const other = new URL(url);

@@ -52,4 +52,5 @@ export {
   type QueueSystemOptions,
   type SchedulerTemplate,
 } from "./queue-system.js";
+export { assertRedisReachable, RedisUnreachableError } from "./redis-reachable.js";
 export type { PayloadProcessor } from "./validating-processor.js";

@@ -8,6 +8,7 @@ import { ControllableClock } from "../../../src/clock/index.js";
 import { ConfigError, loadConfig } from "../../../src/config/index.js";
 import { isSharedClock } from "../../../src/context/index.js";
 import { openSealedText } from "../../../src/crypto/index.js";
+import { findFreePort } from "../../../src/infra/index.js";
 import { type RunningSimulator, startSimulator } from "../../../src/simulator/index.js";
 import { createTestDatabase, type TestDatabase } from "../../support/db.js";
 import { REDIS_URL } from "../../support/engine.js";
@@ -136,5 +137,23 @@ describe("createEngine", () => {
       "DUNNING_RETRY_DAYS",
     ]);
     expect((failure as ConfigError).message).toMatch(/Visa/);
+  });
+
+  it("names DATABASE_URL and where it points, not its password, when the database does not answer", async () => {
+    const port = await findFreePort();
+    const engine = engineWith({ DATABASE_URL: `postgres://billing:s3cret-pw@127.0.0.1:${port}/billing` });
+    await expect(engine).rejects.toMatchObject({
+      message:
+        `DATABASE_URL: cannot connect to PostgreSQL at 127.0.0.1:${port} (user billing, database billing): ` +
+        `connect ECONNREFUSED 127.0.0.1:${port}`,
+    });
+  });
+
+  it("names REDIS_URL and where it points, not its password, when Redis does not answer", async () => {
+    const port = await findFreePort();
+    const engine = engineWith({ REDIS_URL: `redis://:s3cret-pw@127.0.0.1:${port}` });
+    await expect(engine).rejects.toMatchObject({
+      message: `REDIS_URL: cannot connect to Redis at 127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    });
   });
 });
