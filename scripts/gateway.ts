@@ -14,6 +14,7 @@
  */
 import { z } from "zod";
 import { ControllableClock } from "../src/clock/index.js";
+import { explainListenError } from "../src/config/index.js";
 import { createLogger } from "../src/logger/index.js";
 import { StateFileError, startSimulator } from "../src/simulator/index.js";
 
@@ -57,9 +58,12 @@ const simulator = await startSimulator({
   clock: new ControllableClock(undefined, { running: env.GATEWAY_SIM_CLOCK === "running" }),
   stateFile: env.GATEWAY_SIM_STATE_FILE,
 }).catch((error: unknown) => {
-  // A bad state file is the operator's to fix: say which and why, without a stack trace.
-  if (!(error instanceof StateFileError)) throw error;
-  process.stderr.write(`GATEWAY_SIM_STATE_FILE: ${error.message}\n`);
+  // One line saying what to fix (a busy port, a bad state file), without a stack trace.
+  const failure =
+    error instanceof StateFileError
+      ? new Error(`GATEWAY_SIM_STATE_FILE: ${error.message}`)
+      : explainListenError(error, "GATEWAY_SIM_PORT", env.GATEWAY_SIM_PORT);
+  process.stderr.write(`error: ${failure instanceof Error ? failure.message : String(failure)}\n`);
   process.exit(1);
 });
 

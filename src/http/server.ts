@@ -1,6 +1,7 @@
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { registerMerchantApi } from "../api/index.js";
+import { explainListenError } from "../config/index.js";
 import type { EngineContext } from "../context/index.js";
 import { refreshClock } from "../context/index.js";
 import type { Logger } from "../logger/index.js";
@@ -87,9 +88,12 @@ export async function startServer(
 ): Promise<RunningServer> {
   const app = buildServer(ctx, options);
   const host = options.host ?? ctx.config.HOST;
-  await app.listen({ port: options.port ?? ctx.config.PORT, host });
+  const port = options.port ?? ctx.config.PORT;
+  await app.listen({ port, host }).catch((error: unknown) => {
+    throw options.port === undefined ? explainListenError(error, "PORT", port) : error;
+  });
   const address = app.server.address();
-  const port = typeof address === "object" && address !== null ? address.port : options.port;
+  const bound = typeof address === "object" && address !== null ? address.port : port;
   const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
-  return { app, url: `http://${shown}:${port}`, close: () => app.close() };
+  return { app, url: `http://${shown}:${bound}`, close: () => app.close() };
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { afterEach, expect, it } from "vitest";
 
@@ -58,4 +59,26 @@ it("refuses a bad environment with a message naming the variable", async () => {
   expect(code).toBe(1);
   expect(stderr).toMatch(/GATEWAY_SIM_PORT/);
   expect(stderr).toMatch(/GATEWAY_SIM_API_KEY: expected a GUID/);
+});
+
+it("names GATEWAY_SIM_PORT in one line when its port is busy", async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+  const address = taken.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  try {
+    const gateway = run({ GATEWAY_SIM_PORT: String(port) });
+    let stderr = "";
+    gateway.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = await once(gateway, "exit");
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `error: GATEWAY_SIM_PORT ${port} is in use (listen EADDRINUSE: address already in use 127.0.0.1:${port}); ` +
+        "set GATEWAY_SIM_PORT to a free port\n",
+    );
+  } finally {
+    taken.close();
+  }
 });
