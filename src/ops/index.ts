@@ -3,16 +3,17 @@
  * subscriptions and MRR, what is coming, what needs a person, and queue health, each from indexed
  * range scans (migration 0006), never a full scan per view. Its logins live in sessions.ts.
  */
-export type {
-  Attention,
-  AttentionCharge,
-  AttentionEnrollment,
-  FailedInvoice,
-  FailingEndpoint,
+export {
+  type Attention,
+  type AttentionCharge,
+  type AttentionEnrollment,
+  attention,
+  type FailedInvoice,
+  type FailingEndpoint,
 } from "./attention.js";
-export type { CollectionBucket, Collections } from "./collections.js";
-export type { DunningFunnel } from "./dunning-funnel.js";
-export type { QueueHealth } from "./queue-health.js";
+export { type CollectionBucket, type Collections, collections } from "./collections.js";
+export { type DunningFunnel, dunningFunnel } from "./dunning-funnel.js";
+export { type QueueHealth, queueHealth } from "./queue-health.js";
 export {
   type BucketUnit,
   dayRange,
@@ -24,5 +25,5 @@ export {
 } from "./range.js";
 export { closeSession, csrfMatches, findSession, type OpsSession, openSession } from "./sessions.js";
 export { type OpsReader, type OpsSnapshot, opsReader } from "./snapshot.js";
-export type { SubscriptionOverview } from "./subscriptions.js";
-export type { Upcoming } from "./upcoming.js";
+export { type SubscriptionOverview, subscriptionOverview } from "./subscriptions.js";
+export { type Upcoming, upcoming } from "./upcoming.js";
