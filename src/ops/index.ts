@@ -1,7 +1,8 @@
 /**
  * The ops dashboard's read models (served by http/ops-*): collections, the dunning funnel,
  * subscriptions and MRR, what is coming, what needs a person, and queue health, each from indexed
- * range scans (migration 0006), never a full scan per view. Its logins live in sessions.ts.
+ * range scans (migration 0006). `npm run bench:ops` measures them at a million subscriptions, where
+ * some still read most of a table per view (README, Benchmarks). Its logins live in sessions.ts.
  */
 export {
   type Attention,
