@@ -27,9 +27,12 @@ CREATE INDEX "charge_attempts_open_idx" ON "charge_attempts" USING btree ("creat
 CREATE INDEX "charges_paid_at_idx" ON "charges" USING btree ("paid_at","currency","amount_minor","attempt_count") WHERE "charges"."status" = 'paid';--> statement-breakpoint
 CREATE INDEX "charges_first_failed_idx" ON "charges" USING btree ("first_failed_at","status","attempt_count","currency","amount_minor") WHERE "charges"."first_failed_at" is not null;--> statement-breakpoint
 CREATE INDEX "charges_needs_review_idx" ON "charges" USING btree ("updated_at") WHERE "charges"."status" = 'needs_review';--> statement-breakpoint
+CREATE INDEX "charges_uncollectible_recent_idx" ON "charges" USING btree ("updated_at") WHERE "charges"."status" = 'uncollectible';--> statement-breakpoint
 CREATE INDEX "invoices_failed_idx" ON "invoices" USING btree ("created_at") WHERE "invoices"."status" = 'failed';--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_failing_idx" ON "webhook_deliveries" USING btree ("endpoint_id","created_at") WHERE "webhook_deliveries"."status" = 'failed' or ("webhook_deliveries"."status" = 'pending' and "webhook_deliveries"."attempts" > 0);--> statement-breakpoint
 CREATE INDEX "enrollments_attention_idx" ON "enrollments" USING btree ("created_at") WHERE "enrollments"."operator_attention" is not null;--> statement-breakpoint
 CREATE INDEX "payment_methods_expires_idx" ON "payment_methods" USING btree ("expires_at") WHERE "payment_methods"."deactivated_at" is null and "payment_methods"."unusable_at" is null;--> statement-breakpoint
 CREATE INDEX "subscriptions_status_plan_idx" ON "subscriptions" USING btree ("status","plan_id");--> statement-breakpoint
-CREATE INDEX "subscriptions_canceled_at_idx" ON "subscriptions" USING btree ("canceled_at") WHERE "subscriptions"."canceled_at" is not null;
+CREATE INDEX "subscriptions_canceled_at_idx" ON "subscriptions" USING btree ("canceled_at") WHERE "subscriptions"."canceled_at" is not null;--> statement-breakpoint
+CREATE INDEX "subscriptions_renewals_idx" ON "subscriptions" USING btree ("next_billing_at","plan_id") WHERE "subscriptions"."status" in ('trialing', 'active', 'past_due') and "subscriptions"."next_billing_at" is not null;--> statement-breakpoint
+CREATE INDEX "subscriptions_live_payment_method_idx" ON "subscriptions" USING btree ("payment_method_id") WHERE "subscriptions"."status" in ('trialing', 'active', 'past_due');

@@ -4,8 +4,10 @@ import { pgInstant, pgInteger } from "../db/index.js";
 /**
  * What needs a person, fresh on every view (never cached: an operator acts on it and reloads):
  * charges held for review, charges that ended uncollectible, enrolments flagged for an operator,
- * invoices the gateway refused, and webhook endpoints failing this week. Each list is the oldest
- * few of a partial index made for it (migration 0006), with the total beside it.
+ * invoices the gateway refused, and webhook endpoints failing this week. Each list is the first
+ * few of a partial index made for it (migration 0006), with the total beside it. The charge lists
+ * take their few before joining customers and count the total from the partial index alone, so
+ * thousands of uncollectible charges are not each joined to a customer for a list of twenty.
  */
 
 const LISTED = 20;
@@ -89,19 +91,29 @@ const chargeOf = (r: ChargeRow): AttentionCharge => ({
 });
 
 export async function attention(sql: Sql): Promise<Attention> {
-  const charges = (status: "needs_review" | "uncollectible", order: "asc" | "desc") => sql<ChargeRow[]>`
-    select c.id, c.subscription_id, cu.email, c.amount_minor::text, c.currency, c.attempt_count,
-           c.last_decline_code, c.updated_at::text as since, count(*) over ()::text as total
-    from charges c
-    join subscriptions s on s.id = c.subscription_id
-    join customers cu on cu.id = s.customer_id
-    where c.status = ${status}
-    order by c.updated_at ${order === "asc" ? sql`asc` : sql`desc`}
-    limit ${LISTED}`;
+  // The status is literal SQL, so that the planner can match it to the partial index whatever
+  // plan the prepared statement settles on.
+  const charges = (status: "needs_review" | "uncollectible") => {
+    const where = status === "needs_review" ? sql`status = 'needs_review'` : sql`status = 'uncollectible'`;
+    // The newest uncollectible first: an operator retries what just fell out of dunning, not last year's.
+    const order = status === "needs_review" ? sql`asc` : sql`desc`;
+    return sql<ChargeRow[]>`
+      with listed as (
+        select id, subscription_id, amount_minor, currency, attempt_count, last_decline_code, updated_at
+        from charges where ${where}
+        order by updated_at ${order}
+        limit ${LISTED})
+      select c.id, c.subscription_id, cu.email, c.amount_minor::text, c.currency, c.attempt_count,
+             c.last_decline_code, c.updated_at::text as since,
+             (select count(*) from charges where ${where})::text as total
+      from listed c
+      join subscriptions s on s.id = c.subscription_id
+      join customers cu on cu.id = s.customer_id
+      order by c.updated_at ${order}`;
+  };
   const [held, uncollectible, enrollments, invoices, endpoints, [open]] = await Promise.all([
-    charges("needs_review", "asc"),
-    // The newest first: an operator retries what just fell out of dunning, not last year's.
-    charges("uncollectible", "desc"),
+    charges("needs_review"),
+    charges("uncollectible"),
     sql<{ id: string; subscription_id: string; email: string; note: string; since: string; total: string }[]>`
       select e.id, e.subscription_id, cu.email, e.operator_attention as note, e.created_at::text as since,
              count(*) over ()::text as total

@@ -1,18 +1,20 @@
 /**
  * The ops dashboard's read models (served by http/ops-*): collections, the dunning funnel,
  * subscriptions and MRR, what is coming, what needs a person, and queue health, each from indexed
- * range scans (migration 0006), never a full scan per view. Its logins live in sessions.ts.
+ * range scans (migration 0006). `npm run bench:ops` measures them at a million subscriptions, where
+ * some still read most of a table per view (README, Benchmarks). Its logins live in sessions.ts.
  */
-export type {
-  Attention,
-  AttentionCharge,
-  AttentionEnrollment,
-  FailedInvoice,
-  FailingEndpoint,
+export {
+  type Attention,
+  type AttentionCharge,
+  type AttentionEnrollment,
+  attention,
+  type FailedInvoice,
+  type FailingEndpoint,
 } from "./attention.js";
-export type { CollectionBucket, Collections } from "./collections.js";
-export type { DunningFunnel } from "./dunning-funnel.js";
-export type { QueueHealth } from "./queue-health.js";
+export { type CollectionBucket, type Collections, collections } from "./collections.js";
+export { type DunningFunnel, dunningFunnel } from "./dunning-funnel.js";
+export { type QueueHealth, queueHealth } from "./queue-health.js";
 export {
   type BucketUnit,
   dayRange,
@@ -24,5 +26,5 @@ export {
 } from "./range.js";
 export { closeSession, csrfMatches, findSession, type OpsSession, openSession } from "./sessions.js";
 export { type OpsReader, type OpsSnapshot, opsReader } from "./snapshot.js";
-export type { SubscriptionOverview } from "./subscriptions.js";
-export type { Upcoming } from "./upcoming.js";
+export { type SubscriptionOverview, subscriptionOverview } from "./subscriptions.js";
+export { type Upcoming, upcoming } from "./upcoming.js";

@@ -58,8 +58,3 @@ export function bucketStarts(range: OpsRange): DateTime[] {
   }
   return starts;
 }
-
-/** The key of a bucket: its local start as Postgres prints date_trunc(unit, t at time zone tz). */
-export function bucketKey(start: DateTime): string {
-  return start.toFormat("yyyy-MM-dd HH:mm:ss");
-}

@@ -12,7 +12,7 @@ import type { OpsRange } from "./range.js";
 /**
  * Subscriptions at a glance: how many are in each state, the MRR of those that pay (active and
  * past_due: a past_due subscription is still billed until dunning ends), and churn in the range.
- * Counts come from an index-only scan of subscriptions_status_plan_idx grouped by state and plan,
+ * Counts come from an index-only scan of all of subscriptions_status_plan_idx, grouped by state and plan,
  * so the plans' prices are applied per plan rather than per row; churn from
  * subscriptions_canceled_at_idx. Churn is canceled in the range ÷ (live now + canceled in the
  * range), live being every state but pending_enrollment and canceled.

@@ -4,9 +4,14 @@ import { pgInstant, pgInteger } from "../db/index.js";
 
 /**
  * What is coming: renewals due in the next 24 hours and 7 days (count and amount per currency, from
- * subscriptions_due_idx, counted per plan so prices are applied per plan), and the saved cards of
+ * subscriptions_renewals_idx, index-only, counted per plan so prices are applied per plan), and the saved cards of
  * live subscriptions that stop working within 30 days (payment_methods_expires_idx), the first few
- * listed so someone can reach out before the renewal fails.
+ * listed so someone can reach out before the renewal fails. A card is its subscription's current
+ * one when that subscription, reached by primary key from payment_methods.subscription_id (every
+ * card is saved for the subscription that enrolled it), names it back: subscriptions has no index
+ * on payment_method_id. The list walks the expiry index in order and stops at the few it shows
+ * (the lateral's offset 0 keeps the planner from joining every card in the window first); the
+ * total is counted apart.
  */
 
 export interface Renewals {
@@ -44,12 +49,15 @@ interface CardRow {
   email: string;
   card_last4: string | null;
   expires_at: string;
-  total: string;
 }
 
 export async function upcoming(sql: Sql, now: DateTime): Promise<Upcoming> {
   const at = now.toUTC().toISO();
-  const [renewalRows, cardRows] = await Promise.all([
+  const usableCardsExpiring = sql`
+    pm.deactivated_at is null and pm.unusable_at is null
+    and pm.expires_at >= ${at}::timestamptz
+    and pm.expires_at < ${at}::timestamptz + make_interval(days => ${EXPIRY_WINDOW_DAYS})`;
+  const [renewalRows, cardRows, [cardCount]] = await Promise.all([
     sql<RenewalRow[]>`
       with due as (
         select plan_id, count(*) filter (where next_billing_at < ${at}::timestamptz + interval '24 hours') as day,
@@ -66,16 +74,22 @@ export async function upcoming(sql: Sql, now: DateTime): Promise<Upcoming> {
       group by 1, 2`,
     sql<CardRow[]>`
       select pm.id as payment_method_id, s.id as subscription_id, cu.email, pm.card_last4,
-             pm.expires_at::text, count(*) over ()::text as total
+             pm.expires_at::text
       from payment_methods pm
-      join subscriptions s on s.payment_method_id = pm.id
+      cross join lateral (
+        select s.id, s.customer_id from subscriptions s
+        where s.id = pm.subscription_id and s.payment_method_id = pm.id
+          and s.status in ('trialing', 'active', 'past_due')
+        offset 0) s
       join customers cu on cu.id = s.customer_id
-      where pm.deactivated_at is null and pm.unusable_at is null
-        and pm.expires_at >= ${at}::timestamptz
-        and pm.expires_at < ${at}::timestamptz + make_interval(days => ${EXPIRY_WINDOW_DAYS})
-        and s.status in ('trialing', 'active', 'past_due')
+      where ${usableCardsExpiring}
       order by pm.expires_at
       limit ${LISTED}`,
+    sql<{ n: string }[]>`
+      select count(*)::text as n
+      from payment_methods pm
+      join subscriptions s on s.id = pm.subscription_id and s.payment_method_id = pm.id
+      where ${usableCardsExpiring} and s.status in ('trialing', 'active', 'past_due')`,
   ]);
   const renewals = (["24h", "7d"] as const).map((within) => {
     const rows = renewalRows.filter((r) => r.within === within);
@@ -90,7 +104,7 @@ export async function upcoming(sql: Sql, now: DateTime): Promise<Upcoming> {
   return {
     renewals,
     expiringCards: {
-      count: pgInteger(cardRows[0]?.total ?? 0),
+      count: pgInteger(cardCount?.n ?? 0),
       first: cardRows.map((r) => ({
         paymentMethodId: r.payment_method_id,
         subscriptionId: r.subscription_id,

@@ -66,6 +66,7 @@ export const charges = pgTable(
       .on(t.firstFailedAt, t.status, t.attemptCount, t.currency, t.amountMinor)
       .where(sql`${t.firstFailedAt} is not null`),
     index("charges_needs_review_idx").on(t.updatedAt).where(sql`${t.status} = 'needs_review'`),
+    index("charges_uncollectible_recent_idx").on(t.updatedAt).where(sql`${t.status} = 'uncollectible'`),
     index("charges_dispatched_idx")
       .on(t.dispatchedAt)
       .where(sql`${t.status} in ('scheduled', 'retrying') and ${t.dispatchedAt} is not null`),

@@ -73,6 +73,14 @@ export const subscriptions = pgTable(
     // The ops dashboard (ops/): counts and MRR by status and plan, read index-only, and churn.
     index("subscriptions_status_plan_idx").on(t.status, t.planId),
     index("subscriptions_canceled_at_idx").on(t.canceledAt).where(sql`${t.canceledAt} is not null`),
+    // Renewals coming up, counted per plan without reading the rows, and the live subscriptions of
+    // a card (cards expiring soon), both on the ops dashboard.
+    index("subscriptions_renewals_idx")
+      .on(t.nextBillingAt, t.planId)
+      .where(sql`${t.status} in ('trialing', 'active', 'past_due') and ${t.nextBillingAt} is not null`),
+    index("subscriptions_live_payment_method_idx")
+      .on(t.paymentMethodId)
+      .where(sql`${t.status} in ('trialing', 'active', 'past_due')`),
     check("subscriptions_timezone_present", sql`btrim(${t.timezone}) <> ''`),
     check(
       "subscriptions_billing_only_when_live",
