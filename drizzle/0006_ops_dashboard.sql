@@ -21,6 +21,7 @@ CREATE TABLE "tick_runs" (
 	CONSTRAINT "tick_runs_duration_non_negative" CHECK ("tick_runs"."duration_ms" is null or "tick_runs"."duration_ms" >= 0)
 );
 --> statement-breakpoint
+DROP INDEX "subscriptions_due_idx";--> statement-breakpoint
 ALTER TABLE "ops_sessions" ADD CONSTRAINT "ops_sessions_api_key_id_api_keys_id_fk" FOREIGN KEY ("api_key_id") REFERENCES "public"."api_keys"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "charge_attempts_settled_idx" ON "charge_attempts" USING btree ("settled_at","status","charge_id") WHERE "charge_attempts"."settled_at" is not null and "charge_attempts"."status" <> 'approved';--> statement-breakpoint
 CREATE INDEX "charge_attempts_open_idx" ON "charge_attempts" USING btree ("created_at") WHERE "charge_attempts"."status" in ('unknown', 'needs_review');--> statement-breakpoint
@@ -34,5 +35,5 @@ CREATE INDEX "enrollments_attention_idx" ON "enrollments" USING btree ("created_
 CREATE INDEX "payment_methods_expires_idx" ON "payment_methods" USING btree ("expires_at") WHERE "payment_methods"."deactivated_at" is null and "payment_methods"."unusable_at" is null;--> statement-breakpoint
 CREATE INDEX "subscriptions_status_plan_idx" ON "subscriptions" USING btree ("status","plan_id");--> statement-breakpoint
 CREATE INDEX "subscriptions_canceled_at_idx" ON "subscriptions" USING btree ("canceled_at") WHERE "subscriptions"."canceled_at" is not null;--> statement-breakpoint
-CREATE INDEX "subscriptions_renewals_idx" ON "subscriptions" USING btree ("next_billing_at","plan_id") WHERE "subscriptions"."status" in ('trialing', 'active', 'past_due') and "subscriptions"."next_billing_at" is not null;--> statement-breakpoint
-CREATE INDEX "subscriptions_live_payment_method_idx" ON "subscriptions" USING btree ("payment_method_id") WHERE "subscriptions"."status" in ('trialing', 'active', 'past_due');
+CREATE INDEX "subscriptions_live_payment_method_idx" ON "subscriptions" USING btree ("payment_method_id") WHERE "subscriptions"."status" in ('trialing', 'active', 'past_due');--> statement-breakpoint
+CREATE INDEX "subscriptions_due_idx" ON "subscriptions" USING btree ("next_billing_at","id","plan_id") WHERE "subscriptions"."status" in ('trialing', 'active', 'past_due') and "subscriptions"."next_billing_at" is not null;

@@ -4,7 +4,7 @@ import { pgInstant, pgInteger } from "../db/index.js";
 
 /**
  * What is coming: renewals due in the next 24 hours and 7 days (count and amount per currency, from
- * subscriptions_renewals_idx, index-only, counted per plan so prices are applied per plan), and the saved cards of
+ * subscriptions_due_idx, index-only, counted per plan so prices are applied per plan), and the saved cards of
  * live subscriptions that stop working within 30 days (payment_methods_expires_idx), the first few
  * listed so someone can reach out before the renewal fails. A card is its subscription's current
  * one when that subscription, reached by primary key from payment_methods.subscription_id (every

@@ -62,9 +62,10 @@ export const subscriptions = pgTable(
   (t) => [
     index("subscriptions_customer_idx").on(t.customerId),
     index("subscriptions_plan_idx").on(t.planId),
-    // (next_billing_at, id): the due scan pages in this order, so a batch reads only its own rows.
+    // (next_billing_at, id): the due scan pages in this order, so a batch reads only its own rows;
+    // plan_id lets the ops dashboard count renewals per plan from the index alone.
     index("subscriptions_due_idx")
-      .on(t.nextBillingAt, t.id)
+      .on(t.nextBillingAt, t.id, t.planId)
       .where(sql`${t.status} in ('trialing', 'active', 'past_due') and ${t.nextBillingAt} is not null`),
     // The card-stop sweep starts from canceled subscriptions (scheduler/dispatch-token-deactivations.ts).
     index("subscriptions_canceled_idx").on(t.id).where(sql`${t.status} = 'canceled'`),
@@ -73,11 +74,7 @@ export const subscriptions = pgTable(
     // The ops dashboard (ops/): counts and MRR by status and plan, read index-only, and churn.
     index("subscriptions_status_plan_idx").on(t.status, t.planId),
     index("subscriptions_canceled_at_idx").on(t.canceledAt).where(sql`${t.canceledAt} is not null`),
-    // Renewals coming up, counted per plan without reading the rows, and the live subscriptions of
-    // a card (cards expiring soon), both on the ops dashboard.
-    index("subscriptions_renewals_idx")
-      .on(t.nextBillingAt, t.planId)
-      .where(sql`${t.status} in ('trialing', 'active', 'past_due') and ${t.nextBillingAt} is not null`),
+    // The live subscriptions of a card (cards expiring soon, on the ops dashboard).
     index("subscriptions_live_payment_method_idx")
       .on(t.paymentMethodId)
       .where(sql`${t.status} in ('trialing', 'active', 'past_due')`),
