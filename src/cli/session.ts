@@ -1,4 +1,3 @@
-import { createEngine } from "../app/index.js";
 import { type Clock, systemClock } from "../clock/index.js";
 import { createDatabaseClock, type EngineContext } from "../context/index.js";
 import { createDb, migrateDatabase } from "../db/index.js";
@@ -12,6 +11,8 @@ import { CliError, EXIT } from "./errors.js";
  * `<data dir>/runtime.json`, else the embedded database it starts for the command and stops after.
  * Commands that only read and write rows take the database session; commands that call the gateway
  * take the engine session, which needs a gateway (configured, or the running engine's simulator).
+ * The engine's composition root (queues, gateway client, vault) is imported only by the engine
+ * session: a database command never loads it.
  */
 
 export type DatabaseContext = Pick<EngineContext, "config" | "db" | "clock" | "logger">;
@@ -73,6 +74,7 @@ export async function openEngineSession(
     );
   }
   try {
+    const { createEngine } = await import("../app/bootstrap.js");
     const engine = await createEngine(config, { logger });
     return {
       ctx: engine.ctx,

@@ -1,122 +1,23 @@
 import type { Command } from "commander";
-import { Duration } from "luxon";
-import { toInstant } from "../../clock/index.js";
-import type { Config } from "../../config/index.js";
-import { isSharedClock, type SharedClock } from "../../context/index.js";
-import type { Cli } from "../cli.js";
-import { CliError, EXIT, optionError } from "../errors.js";
-import { fields } from "../output.js";
-import type { DatabaseContext } from "../session.js";
+import type { Actions } from "../actions.js";
 
-/**
- * The engine's controllable billing clock (BILLING_CLOCK=controllable), kept in the database's
- * clock_state row and so shared by every process of the engine: a running engine sees a move on
- * its next refresh (the zero-config runtime refreshes every second and moves its in-process
- * simulator with it). When the gateway is our simulator (GET /_sim/clock answers), it is moved to
- * the same instant too, so card tokens, bearers and settlement age with the billing clock.
- */
-
-const SHORTHAND = /^(\d+)(y|mo|w|d|h|min|s)$/;
-const UNITS = {
-  y: "years",
-  mo: "months",
-  w: "weeks",
-  d: "days",
-  h: "hours",
-  min: "minutes",
-  s: "seconds",
-} as const;
-
-/** An ISO 8601 duration ("P1M", "PT12H") or a shorthand: 1y, 1mo, 2w, 30d, 12h, 15min, 30s. */
-export function parseDuration(text: string): Duration {
-  const shorthand = SHORTHAND.exec(text.trim());
-  const duration = shorthand
-    ? Duration.fromObject({ [UNITS[shorthand[2] as keyof typeof UNITS]]: Number(shorthand[1]) })
-    : Duration.fromISO(text.trim());
-  if (!duration.isValid || duration.toMillis() <= 0) {
-    throw optionError(
-      "DURATION",
-      `${JSON.stringify(text)} is not a forward duration; use ISO 8601 (P1M, P1D, PT12H) or 1mo, 30d, 12h, 15min`,
-    );
-  }
-  return duration;
-}
-
-function sharedClockOf(ctx: DatabaseContext): SharedClock {
-  if (!isSharedClock(ctx.clock)) {
-    throw new CliError(
-      "the billing clock is the system clock (BILLING_CLOCK=system); it can only be moved when the engine runs " +
-        "with BILLING_CLOCK=controllable (the zero-config default)",
-      EXIT.usage,
-    );
-  }
-  return ctx.clock;
-}
-
-type SimulatorMove = "moved" | "not_a_simulator" | "no_gateway";
-
-/** Moves the gateway's clock to `now` when the gateway is our simulator. */
-async function moveSimulator(config: Config, now: string): Promise<SimulatorMove> {
-  const base = config.GATEWAY_BASE_URL?.replace(/\/+$/, "");
-  if (!base) return "no_gateway";
-  const probe = await fetch(`${base}/_sim/clock`, { signal: AbortSignal.timeout(3_000) }).catch(
-    () => undefined,
-  );
-  if (!probe?.ok) return "not_a_simulator";
-  const moved = await fetch(`${base}/_sim/clock`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ set: now }),
-    signal: AbortSignal.timeout(3_000),
-  });
-  if (!moved.ok)
-    throw new CliError(`the simulator at ${base} refused to move its clock: ${await moved.text()}`);
-  return "moved";
-}
-
-export function registerClock(program: Command, cli: Cli): void {
+export function registerClock(program: Command, action: Actions): void {
   const clock = program
     .command("clock")
     .description("the engine's controllable billing clock (BILLING_CLOCK=controllable)");
+  const load = () => import("../actions/clock.js");
 
-  const report = async (command: Command, move: (clock: SharedClock) => Promise<unknown>) => {
-    const shown = await cli.withDatabase(async (ctx) => {
-      const shared = sharedClockOf(ctx);
-      const previous = (await shared.refresh()).toISO();
-      await move(shared);
-      const now = shared.now().toISO();
-      const simulator = now === previous ? null : await moveSimulator(ctx.config, now ?? "");
-      return { now, previous, simulator };
-    });
-    cli.output(command).result(shown, () => fields(shown));
-  };
-
-  clock
-    .command("show")
-    .description("print the billing time")
-    .action((_options, command: Command) => report(command, async () => {}));
+  clock.command("show").description("print the billing time").action(action(load, "show"));
 
   clock
     .command("advance")
     .description("move the billing time forwards, e.g. `billing clock advance 1mo` or `P1M`")
-    .argument(
-      "<duration>",
-      "ISO 8601 duration (P1M, P1D, PT12H) or 1y, 1mo, 2w, 30d, 12h, 15min, 30s",
-      parseDuration,
-    )
-    .action((duration: Duration, _options, command: Command) =>
-      report(command, (shared) => shared.advance(duration)),
-    );
+    .argument("<duration>", "ISO 8601 duration (P1M, P1D, PT12H) or 1y, 1mo, 2w, 30d, 12h, 15min, 30s")
+    .action(action(load, "advance"));
 
   clock
     .command("set")
     .description("put the billing time at an instant (backwards too)")
-    .argument("<time>", "ISO 8601 timestamp with an offset, e.g. 2026-03-01T00:00:00Z", (text: string) => {
-      try {
-        return toInstant(text);
-      } catch {
-        throw optionError("TIME", `${JSON.stringify(text)} is not an ISO 8601 timestamp`);
-      }
-    })
-    .action((time, _options, command: Command) => report(command, (shared) => shared.set(time)));
+    .argument("<time>", "ISO 8601 timestamp with an offset, e.g. 2026-03-01T00:00:00Z")
+    .action(action(load, "set"));
 }

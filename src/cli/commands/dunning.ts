@@ -1,31 +1,8 @@
 import type { Command } from "commander";
-import { type DunningChargeReport, runDunning } from "../../dunning/index.js";
-import { toDecimalString } from "../../money/index.js";
-import type { Cli } from "../cli.js";
+import type { Actions } from "../actions.js";
 import { uuid } from "../options.js";
-import { type Progress, table } from "../output.js";
-import { presentRetry } from "./charges.js";
 
-function presentReport(report: DunningChargeReport) {
-  return {
-    charge_id: report.chargeId,
-    subscription_id: report.subscriptionId,
-    customer_id: report.customerId,
-    amount: toDecimalString(report.amountMinor, report.currency),
-    currency: report.currency,
-    attempt_count: report.attemptCount,
-    next_attempt_at: report.nextAttemptAt,
-    ...("outcome" in report
-      ? {
-          outcome: report.outcome,
-          result: report.result ? presentRetry(report.result) : null,
-          error: report.error ?? null,
-        }
-      : {}),
-  };
-}
-
-export function registerDunning(program: Command, cli: Cli): void {
+export function registerDunning(program: Command, action: Actions): void {
   const dunning = program.command("dunning").description("collecting charges whose payment failed");
 
   dunning
@@ -35,41 +12,5 @@ export function registerDunning(program: Command, cli: Cli): void {
     .option("--all", "every retrying charge, not only those due")
     .option("--subscription <id>", "only this subscription's charges", uuid)
     .option("--customer <id>", "only this customer's charges", uuid)
-    .action(async (options, command: Command) => {
-      const output = cli.output(command);
-      // The total is known once the charges are selected, so the bar starts with the first result.
-      let progress: Progress | undefined;
-      const summary = await cli
-        .withEngine((ctx) =>
-          runDunning(ctx, {
-            dryRun: Boolean(options.dryRun),
-            all: Boolean(options.all),
-            subscriptionId: options.subscription,
-            customerId: options.customer,
-            onProgress: ({ total, outcome }) => {
-              progress ??= output.progress(total, "collecting");
-              progress.tick(outcome);
-            },
-          }),
-        )
-        .finally(() => progress?.stop());
-      const charges = summary.charges.map(presentReport);
-      const shown = {
-        dry_run: summary.dryRun,
-        attempted: summary.attempted,
-        approved: summary.approved,
-        declined: summary.declined,
-        unknown: summary.unknown,
-        charges,
-      };
-      output.result(shown, () =>
-        [
-          table(charges, ["charge_id", "subscription_id", "amount", "currency", "attempt_count", "outcome"]),
-          "",
-          summary.dryRun
-            ? `${charges.length} charge(s) would be collected (dry run)`
-            : `attempted ${summary.attempted}: ${summary.approved} approved, ${summary.declined} declined, ${summary.unknown} unknown`,
-        ].join("\n"),
-      );
-    });
+    .action(action(() => import("../actions/dunning.js"), "run"));
 }

@@ -1,91 +1,8 @@
-import { readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
 import type { Command } from "commander";
-import { stringify } from "csv-stringify/sync";
-import { enroll } from "../../enrollment/index.js";
-import { type CsvRow, enrollRow, type RowResult, readEnrollmentCsv } from "../bulk-enroll.js";
-import { CLI_ACTOR, type Cli } from "../cli.js";
-import { CliError, EXIT } from "../errors.js";
+import type { Actions } from "../actions.js";
 import { uuid } from "../options.js";
-import { fields, type Output, table } from "../output.js";
 
-const OUT_COLUMNS = [
-  "line",
-  "email",
-  "plan",
-  "status",
-  "customer_id",
-  "subscription_id",
-  "checkout_url",
-  "error",
-] as const satisfies readonly (keyof RowResult)[];
-
-/** `links.csv` beside the input: customers.csv → customers.links.csv. */
-function defaultOut(csv: string): string {
-  const parsed = path.parse(csv);
-  return path.join(parsed.dir, `${parsed.name}.links.csv`);
-}
-
-async function enrollOne(
-  cli: Cli,
-  output: Output,
-  customerId: string,
-  planId: string,
-  allowDuplicate: boolean,
-): Promise<void> {
-  const result = await cli.withEngine((ctx) =>
-    enroll(ctx, { customerId, planId, actor: CLI_ACTOR, allowDuplicate }),
-  );
-  const shown = {
-    subscription_id: result.subscriptionId,
-    enrollment_id: result.enrollmentId,
-    checkout_url: result.checkoutUrl,
-  };
-  output.result(shown, () => fields(shown));
-}
-
-async function enrollCsv(cli: Cli, output: Output, csv: string, out: string): Promise<void> {
-  const text = await readFile(csv, "utf8").catch((error: NodeJS.ErrnoException) => {
-    throw new CliError(`--csv: cannot read ${csv}: ${error.code ?? error.message}`, EXIT.usage);
-  });
-  const rows: CsvRow[] = readEnrollmentCsv(text, csv);
-  const results = await cli.withEngine(async (ctx) => {
-    const progress = output.progress(rows.length, "enrolling");
-    const done: RowResult[] = [];
-    try {
-      for (const row of rows) {
-        const result = await enrollRow(ctx, row);
-        done.push(result);
-        progress.tick(row.email);
-      }
-    } finally {
-      progress.stop();
-    }
-    return done;
-  });
-  await writeFile(out, stringify(results, { header: true, columns: [...OUT_COLUMNS] }));
-
-  const count = (status: RowResult["status"]) => results.filter((result) => result.status === status).length;
-  const summary = {
-    enrolled: count("enrolled"),
-    existing: count("existing"),
-    rejected: count("rejected"),
-    out,
-  };
-  for (const result of results) {
-    if (result.status === "rejected") output.note(`line ${result.line}: ${result.error}`);
-  }
-  output.result({ ...summary, rows: results }, () =>
-    [
-      table(results, ["line", "email", "status", "subscription_id", "checkout_url", "error"]),
-      "",
-      `${summary.enrolled} enrolled, ${summary.existing} already enrolled, ${summary.rejected} rejected; links written to ${out}`,
-    ].join("\n"),
-  );
-  if (summary.rejected > 0) cli.exitCode = EXIT.partial;
-}
-
-export function registerEnroll(program: Command, cli: Cli): void {
+export function registerEnroll(program: Command, action: Actions): void {
   program
     .command("enroll")
     .description(
@@ -100,25 +17,5 @@ export function registerEnroll(program: Command, cli: Cli): void {
       "--allow-duplicate",
       "subscribe although the customer already has a subscription to the plan that is not canceled",
     )
-    .action(async (options, command: Command) => {
-      const output = cli.output(command);
-      if (options.csv) {
-        if (options.customer || options.plan) {
-          throw new CliError("--csv: give either --csv or --customer and --plan, not both", EXIT.usage);
-        }
-        if (options.allowDuplicate) {
-          // A re-run of a file must not enrol its rows twice: a row already enrolled is `existing`.
-          throw new CliError("--allow-duplicate: only with --customer and --plan", EXIT.usage);
-        }
-        return enrollCsv(cli, output, options.csv, options.out ?? defaultOut(options.csv));
-      }
-      if (!options.customer || !options.plan) {
-        throw new CliError(
-          `${options.customer ? "--plan" : "--customer"}: required (or give --csv FILE)`,
-          EXIT.usage,
-        );
-      }
-      if (options.out) throw new CliError("--out: only with --csv", EXIT.usage);
-      return enrollOne(cli, output, options.customer, options.plan, Boolean(options.allowDuplicate));
-    });
+    .action(action(() => import("../actions/enroll.js"), "run"));
 }

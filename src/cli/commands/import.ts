@@ -1,11 +1,8 @@
-import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { IMPORT_COLUMNS, ImportFileError, importSubscriptions, readImportCsv } from "../../imports/index.js";
-import { CLI_ACTOR, type Cli } from "../cli.js";
-import { CliError, EXIT } from "../errors.js";
-import { table } from "../output.js";
+import { IMPORT_COLUMNS } from "../../imports/columns.js";
+import type { Actions } from "../actions.js";
 
-export function registerImport(program: Command, cli: Cli): void {
+export function registerImport(program: Command, action: Actions): void {
   program
     .command("import")
     .description(
@@ -17,36 +14,5 @@ export function registerImport(program: Command, cli: Cli): void {
       `a CSV with the header ${IMPORT_COLUMNS.join(",")} (email, plan, card_token required)`,
     )
     .option("--dry-run", "validate and report; write nothing")
-    .action(async (options: { csv: string; dryRun?: boolean }, command: Command) => {
-      const output = cli.output(command);
-      const text = await readFile(options.csv, "utf8").catch((error: NodeJS.ErrnoException) => {
-        throw new CliError(`--csv: cannot read ${options.csv}: ${error.code ?? error.message}`, EXIT.usage);
-      });
-      let rows: ReturnType<typeof readImportCsv>;
-      try {
-        rows = readImportCsv(text);
-      } catch (error) {
-        if (error instanceof ImportFileError)
-          throw new CliError(`--csv: ${options.csv}: ${error.message}`, EXIT.usage);
-        throw error;
-      }
-      const report = await cli.withEngine((ctx) =>
-        importSubscriptions(ctx, rows, { dryRun: options.dryRun ?? false, actor: CLI_ACTOR }),
-      );
-      for (const row of report.rows) {
-        if (row.status === "rejected") output.note(`line ${row.line}: ${row.error}`);
-      }
-      const verb = options.dryRun ? "would be imported" : "imported";
-      output.result({ dry_run: options.dryRun ?? false, ...report }, () =>
-        [
-          table(
-            report.rows.map((row) => ({ ...row, subscription_id: row.subscriptionId })),
-            ["line", "email", "status", "subscription_id", "error"],
-          ),
-          "",
-          `${report.imported} ${verb}, ${report.existing} already present, ${report.rejected} rejected`,
-        ].join("\n"),
-      );
-      if (report.rejected > 0) cli.exitCode = EXIT.partial;
-    });
+    .action(action(() => import("../actions/import.js"), "run"));
 }

@@ -1,14 +1,11 @@
 import { type Command, Option } from "commander";
-import { INTERVAL_UNITS } from "../../billing/index.js";
-import { createPlan, listPlans } from "../../plans/index.js";
-import { CLI_ACTOR, type Cli } from "../cli.js";
+import { INTERVAL_UNITS } from "../../billing/interval-units.js";
+import type { Actions } from "../actions.js";
 import { integer } from "../options.js";
-import { fields, table } from "../output.js";
-import { allPages } from "../paging.js";
-import { presentPlan } from "../present.js";
 
-export function registerPlans(program: Command, cli: Cli): void {
+export function registerPlans(program: Command, action: Actions): void {
   const plans = program.command("plans").description("the plan catalogue");
+  const load = () => import("../actions/plans.js");
 
   plans
     .command("create")
@@ -23,45 +20,11 @@ export function registerPlans(program: Command, cli: Cli): void {
     )
     .option("--interval-count <n>", "units per period", integer(1, 365), 1)
     .option("--trial-days <n>", "free days before the first charge", integer(0, 730), 0)
-    .action(async (options, command: Command) => {
-      const plan = await cli.withDatabase((ctx) =>
-        createPlan(
-          ctx,
-          {
-            name: options.name,
-            amount: options.amount,
-            currency: String(options.currency).toUpperCase(),
-            interval: options.interval,
-            interval_count: options.intervalCount,
-            trial_days: options.trialDays,
-          },
-          { actor: CLI_ACTOR },
-        ),
-      );
-      const shown = presentPlan(plan);
-      cli.output(command).result(shown, () => fields(shown));
-    });
+    .action(action(load, "create"));
 
   plans
     .command("list")
     .description("list the plans that take new subscriptions, oldest first")
     .option("--archived", "include archived plans")
-    .action(async (options, command: Command) => {
-      const plans = await cli.withDatabase((ctx) =>
-        allPages(async (after) => {
-          const page = await listPlans(ctx, {
-            includeArchived: Boolean(options.archived),
-            limit: 500,
-            after,
-          });
-          return { rows: page.plans, next: page.nextCursor };
-        }),
-      );
-      const shown = plans.map(presentPlan);
-      cli
-        .output(command)
-        .result({ data: shown }, () =>
-          table(shown, ["id", "name", "amount", "currency", "interval", "interval_count", "trial_days"]),
-        );
-    });
+    .action(action(load, "list"));
 }
