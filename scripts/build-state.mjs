@@ -1,9 +1,9 @@
 /**
  * Whether dist/ (the compiled JavaScript, `npm run build`) still matches the sources it was built
  * from. The rule, cheap enough for every `billing` call (one stat per input file, a few ms): the
- * build records when it started; dist is fresh when that record exists and no input file was
- * modified since. An edit, a `git pull` or a branch switch touches the files it changes, so a tree
- * that changed after the build is stale until the next build. Plain JavaScript, so the bin can ask
+ * build records when it started; dist is fresh when that record exists and no input file or folder
+ * was modified since. An edit, a `git pull` or a branch switch touches the files it changes (and a
+ * deleted file its folder), so a tree that changed after the build is stale until the next build. Plain JavaScript, so the bin can ask
  * before anything is compiled.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -24,7 +24,10 @@ export const INPUTS = [
   "tsconfig.build.json",
 ];
 
-/** The newest modification time (ms) under `entry`, a file or a folder; 0 when it is missing. */
+/**
+ * The newest modification time (ms) under `entry`, a file or a folder, folders' own included (a
+ * deleted or renamed file changes its folder's); 0 when it is missing.
+ */
 function newestUnder(entry) {
   let stats;
   try {
@@ -33,8 +36,11 @@ function newestUnder(entry) {
     return 0;
   }
   if (!stats.isDirectory()) return stats.mtimeMs;
-  let newest = 0;
-  for (const child of readdirSync(entry)) newest = Math.max(newest, newestUnder(path.join(entry, child)));
+  let newest = stats.mtimeMs;
+  for (const child of readdirSync(entry, { withFileTypes: true })) {
+    const at = path.join(entry, child.name);
+    newest = Math.max(newest, child.isDirectory() ? newestUnder(at) : statSync(at).mtimeMs);
+  }
   return newest;
 }
 

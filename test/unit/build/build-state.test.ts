@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ function tree(at: number, built?: number): string {
   for (const file of ["src/cli/program.ts", "workers/all.ts", "drizzle/0000_init.sql", "tsconfig.json"]) {
     put(root, file, at);
   }
+  for (const folder of ["src/cli", "src", "workers", "drizzle"]) date(path.join(root, folder), at);
   if (built !== undefined) {
     mkdirSync(path.join(root, "dist"), { recursive: true });
     writeFileSync(path.join(root, STAMP), JSON.stringify({ started_at: built }));
@@ -17,11 +18,15 @@ function tree(at: number, built?: number): string {
   return root;
 }
 
+function date(target: string, at: number): void {
+  utimesSync(target, at / 1000, at / 1000);
+}
+
 function put(root: string, file: string, at: number): void {
   const target = path.join(root, file);
   mkdirSync(path.dirname(target), { recursive: true });
   writeFileSync(target, "x");
-  utimesSync(target, at / 1000, at / 1000);
+  date(target, at);
 }
 
 const roots: string[] = [];
@@ -33,7 +38,8 @@ afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
-const SOURCES = Date.parse("2026-01-01T00:00:00Z");
+// In the past, so what the tests change or delete now is newer than the build.
+const SOURCES = Date.now() - 3_600_000;
 const BUILD = SOURCES + 60_000;
 
 describe("distIsFresh", () => {
@@ -64,6 +70,13 @@ describe("distIsFresh", () => {
       put(root, changed, BUILD + 1);
       expect([changed, distIsFresh(root)]).toEqual([changed, false]);
     }
+  });
+
+  it("is stale once a source was deleted (its folder changed)", () => {
+    const root = made(tree(SOURCES, BUILD));
+    rmSync(path.join(root, "src/cli/program.ts"));
+    expect(readdirSync(path.join(root, "src/cli"))).toEqual([]);
+    expect(distIsFresh(root)).toBe(false);
   });
 
   it("ignores what the build does not read", () => {
