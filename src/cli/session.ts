@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from "../clock/index.js";
 import { createDatabaseClock, type EngineContext } from "../context/index.js";
-import { createDb, migrateDatabase } from "../db/index.js";
+import { createDb, DatabaseUnreachableError, isMigrated, migrateDatabase, pgError } from "../db/index.js";
 import type { Logger } from "../logger/index.js";
 import { type EngineSetup, resolveSetup } from "../runtime/setup.js";
 import { CliError, EXIT } from "./errors.js";
@@ -37,9 +37,16 @@ export async function openDatabaseSession(
   const setup = await resolveSetup(env, logger);
   const { config, databaseUrl } = setup;
   try {
-    await migrateDatabase(databaseUrl, { logger });
     const database = createDb(databaseUrl, { max: 4, logger });
     try {
+      // Most commands find the schema current: that is asked on this session's connection, and
+      // migrating (a connection of its own, a lock) happens only when it is not.
+      const current = await isMigrated(database.sql).catch((error: unknown) => {
+        // No answer at all: said as migrating says it, without a second wait for the same server.
+        if (!pgError(error)) throw new DatabaseUnreachableError(databaseUrl, error);
+        return false; // an answer, such as "no such database": migrating creates it or says why not
+      });
+      if (!current) await migrateDatabase(databaseUrl, { logger });
       const clock = await clockOf({ config, db: database.db });
       return {
         ctx: { config, db: database.db, clock, logger },
