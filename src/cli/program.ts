@@ -1,20 +1,7 @@
 import { Command, CommanderError } from "commander";
 import type { Actions } from "./actions.js";
 import type { Cli } from "./cli.js";
-import { registerBreaker } from "./commands/breaker.js";
-import { registerCharges } from "./commands/charges.js";
-import { registerClock } from "./commands/clock.js";
-import { registerCustomers } from "./commands/customers.js";
-import { registerDunning } from "./commands/dunning.js";
-import { registerEnroll } from "./commands/enroll.js";
-import { registerImport } from "./commands/import.js";
-import { registerInvoices } from "./commands/invoices.js";
-import { registerKeys } from "./commands/keys.js";
-import { registerMigrate } from "./commands/migrate.js";
-import { registerPlans } from "./commands/plans.js";
-import { registerProcesses } from "./commands/processes.js";
-import { registerStatus } from "./commands/status.js";
-import { registerSubscriptions } from "./commands/subscriptions.js";
+import { registerCommands } from "./commands.js";
 import { EXIT } from "./errors.js";
 import type { CliIo } from "./output.js";
 import { engineVersion } from "./version.js";
@@ -32,20 +19,7 @@ export function buildProgram(action: Actions): Command {
     .version(engineVersion(), "-V, --version", "print the engine's version")
     .option("--json", "print one JSON document on stdout and nothing else")
     .showHelpAfterError("(run with --help for usage)");
-  registerMigrate(program, action);
-  registerPlans(program, action);
-  registerCustomers(program, action);
-  registerEnroll(program, action);
-  registerImport(program, action);
-  registerSubscriptions(program, action);
-  registerCharges(program, action);
-  registerInvoices(program, action);
-  registerDunning(program, action);
-  registerStatus(program, action);
-  registerBreaker(program, action);
-  registerClock(program, action);
-  registerKeys(program, action);
-  registerProcesses(program, action);
+  registerCommands(program, action);
   return program;
 }
 
