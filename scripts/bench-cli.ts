@@ -172,6 +172,11 @@ async function main() {
   } finally {
     await database.drop();
   }
+  if (!distIsFresh()) {
+    throw new Error(
+      "a source changed during the run, so the bin ran it through tsx: run the benchmark again",
+    );
+  }
 
   const node = median(commands[0]!.wall);
   const rows = commands.map((command) => ({

@@ -26,7 +26,7 @@ export const INPUTS = [
 
 /**
  * The newest modification time (ms) under `entry`, a file or a folder, folders' own included (a
- * deleted or renamed file changes its folder's); 0 when it is missing.
+ * deleted or renamed file changes its folder's) and Markdown files left out; 0 when it is missing.
  */
 function newestUnder(entry) {
   let stats;
@@ -39,7 +39,8 @@ function newestUnder(entry) {
   let newest = stats.mtimeMs;
   for (const child of readdirSync(entry, { withFileTypes: true })) {
     const at = `${entry}/${child.name}`; // not path.join: this runs on every call, a few hundred times
-    newest = Math.max(newest, child.isDirectory() ? newestUnder(at) : statSync(at).mtimeMs);
+    if (child.isDirectory()) newest = Math.max(newest, newestUnder(at));
+    else if (!child.name.endsWith(".md")) newest = Math.max(newest, statSync(at).mtimeMs); // docs are not built
   }
   return newest;
 }

@@ -7,7 +7,13 @@ import { builtAt, distIsFresh, STAMP } from "../../../scripts/build-state.mjs";
 /** A tree shaped like the repository, every file dated `at` (ms), built at `built` when given. */
 function tree(at: number, built?: number): string {
   const root = mkdtempSync(path.join(tmpdir(), "build-state-"));
-  for (const file of ["src/cli/program.ts", "workers/all.ts", "drizzle/0000_init.sql", "tsconfig.json"]) {
+  for (const file of [
+    "src/cli/program.ts",
+    "src/cli/README.md",
+    "workers/all.ts",
+    "drizzle/0000_init.sql",
+    "tsconfig.json",
+  ]) {
     put(root, file, at);
   }
   for (const folder of ["src/cli", "src", "workers", "drizzle"]) date(path.join(root, folder), at);
@@ -75,7 +81,7 @@ describe("distIsFresh", () => {
   it("is stale once a source was deleted (its folder changed)", () => {
     const root = made(tree(SOURCES, BUILD));
     rmSync(path.join(root, "src/cli/program.ts"));
-    expect(readdirSync(path.join(root, "src/cli"))).toEqual([]);
+    expect(readdirSync(path.join(root, "src/cli"))).toEqual(["README.md"]);
     expect(distIsFresh(root)).toBe(false);
   });
 
@@ -84,6 +90,7 @@ describe("distIsFresh", () => {
     put(root, "test/unit/x.test.ts", BUILD + 1);
     put(root, "README.md", BUILD + 1);
     put(root, "scripts/bench.ts", BUILD + 1);
+    date(path.join(root, "src/cli/README.md"), BUILD + 1); // edited in place: its folder is unchanged
     expect(distIsFresh(root)).toBe(true);
   });
 });
