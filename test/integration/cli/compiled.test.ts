@@ -171,7 +171,7 @@ describe("the compiled CLI", () => {
     // A read needs the database alone: not the engine's composition root, queues, gateway or server.
     expect(
       list.loaded.filter((file) =>
-        /^dist\/src\/(app|queue|gateway|http|cancellation|charging)\/|node_modules\/(bullmq|fastify|ioredis)\//.test(
+        /^dist\/src\/(app\/(index|bootstrap|tick)\.js|(queue|gateway|http|cancellation|charging)\/)|node_modules\/(bullmq|fastify|ioredis)\//.test(
           file,
         ),
       ),
