@@ -48,7 +48,7 @@ module.exports = {
     upward("src-imports-no-tooling", "^src/", "^(test|scripts|workers)/"),
   ],
   options: {
-    doNotFollow: { path: "node_modules" },
+    doNotFollow: { path: "node_modules|^dist/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
   },

@@ -53,6 +53,7 @@ export {
   TERMINAL_ACTIONS,
   type TerminalAction,
 } from "./dunning.js";
+export { INTERVAL_UNITS, type IntervalUnit } from "./interval-units.js";
 export {
   type LatePaymentDecision,
   type LateWatchPolicy,
@@ -78,8 +79,6 @@ export {
   clampDay,
   DEFAULT_BILLING_ZONE,
   daysInMonth,
-  INTERVAL_UNITS,
-  type IntervalUnit,
   nextPeriod,
   periodAt,
   periodBoundary,

@@ -1,4 +1,4 @@
-import type { IntervalUnit } from "./periods.js";
+import type { IntervalUnit } from "./interval-units.js";
 
 /**
  * Monthly recurring revenue, exact. A plan's price per month is its amount over its interval in

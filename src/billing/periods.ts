@@ -1,4 +1,5 @@
 import { DateTime, IANAZone } from "luxon";
+import { INTERVAL_UNITS, type IntervalUnit } from "./interval-units.js";
 
 /**
  * Billing periods in the merchant's time zone. Customers read "renews on the 31st at 00:00" on
@@ -12,9 +13,6 @@ import { DateTime, IANAZone } from "luxon";
 
 /** The gateway's merchants are in Qatar; other zones are passed explicitly. */
 export const DEFAULT_BILLING_ZONE = "Asia/Qatar";
-
-export const INTERVAL_UNITS = ["day", "week", "month", "year"] as const;
-export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
 
 export interface BillingInterval {
   readonly unit: IntervalUnit;

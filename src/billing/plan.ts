@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isCurrency, type Money, MoneyFormatError, toMinor } from "../money/index.js";
-import { type BillingInterval, INTERVAL_UNITS, type IntervalUnit } from "./periods.js";
+import { INTERVAL_UNITS, type IntervalUnit } from "./interval-units.js";
+import type { BillingInterval } from "./periods.js";
 import { storableText } from "./storable-text.js";
 
 /**

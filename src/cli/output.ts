@@ -1,4 +1,4 @@
-import { SingleBar } from "cli-progress";
+import { createRequire } from "node:module";
 
 /** The streams and environment a CLI run uses; tests pass their own. */
 export interface CliIo {
@@ -38,6 +38,9 @@ export class Output {
   /** A progress bar for a person at a terminal; nothing for --json or when stdout is piped. */
   progress(total: number, label: string): Progress {
     if (this.json || !this.io.stdout.isTTY || total === 0) return noProgress;
+    // Required here, synchronously: only a person at a terminal sees a bar, and scripts calling the
+    // CLI once per record should not pay for loading it.
+    const { SingleBar } = createRequire(import.meta.url)("cli-progress") as typeof import("cli-progress");
     const bar = new SingleBar({
       format: `${label} [{bar}] {value}/{total} {detail}`,
       stream: this.io.stderr,

@@ -1,25 +1,16 @@
 import { Command, CommanderError } from "commander";
-import { createLogger } from "../logger/index.js";
-import { Cli } from "./cli.js";
-import { registerBreaker } from "./commands/breaker.js";
-import { registerCharges } from "./commands/charges.js";
-import { registerClock } from "./commands/clock.js";
-import { registerCustomers } from "./commands/customers.js";
-import { registerDunning } from "./commands/dunning.js";
-import { registerEnroll } from "./commands/enroll.js";
-import { registerImport } from "./commands/import.js";
-import { registerInvoices } from "./commands/invoices.js";
-import { registerKeys } from "./commands/keys.js";
-import { registerMigrate } from "./commands/migrate.js";
-import { registerPlans } from "./commands/plans.js";
-import { registerProcesses } from "./commands/processes.js";
-import { registerStatus } from "./commands/status.js";
-import { registerSubscriptions } from "./commands/subscriptions.js";
-import { EXIT, toCliError } from "./errors.js";
+import type { Actions } from "./actions.js";
+import type { Cli } from "./cli.js";
+import { registerCommands } from "./commands.js";
+import { EXIT } from "./errors.js";
 import type { CliIo } from "./output.js";
 import { engineVersion } from "./version.js";
 
-export function buildProgram(cli: Cli): Command {
+/**
+ * The `billing` program. Building it costs commander's definitions only (see actions.ts): a
+ * command's modules, the logger and the engine's services load when that command runs.
+ */
+export function buildProgram(action: Actions): Command {
   const program = new Command("billing")
     .description(
       "Operate the billing engine. It connects like the engine does (DATABASE_URL, GATEWAY_*, …); with no " +
@@ -28,20 +19,7 @@ export function buildProgram(cli: Cli): Command {
     .version(engineVersion(), "-V, --version", "print the engine's version")
     .option("--json", "print one JSON document on stdout and nothing else")
     .showHelpAfterError("(run with --help for usage)");
-  registerMigrate(program, cli);
-  registerPlans(program, cli);
-  registerCustomers(program, cli);
-  registerEnroll(program, cli);
-  registerImport(program, cli);
-  registerSubscriptions(program, cli);
-  registerCharges(program, cli);
-  registerInvoices(program, cli);
-  registerDunning(program, cli);
-  registerStatus(program, cli);
-  registerBreaker(program, cli);
-  registerClock(program, cli);
-  registerKeys(program, cli);
-  registerProcesses(program, cli);
+  registerCommands(program, action);
   return program;
 }
 
@@ -60,22 +38,33 @@ function configure(command: Command, io: CliIo): void {
  * are written to stderr as `error: <what to fix>`; nothing of them reaches stdout.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  // Logs go to stderr, quiet unless asked: a command's output is its result.
-  const logger = createLogger(
-    { level: io.env.LOG_LEVEL, fallbackLevel: "warn", name: "billing-cli" },
-    io.stderr,
-  );
-  const cli = new Cli(io, logger);
-  const program = buildProgram(cli);
+  let cli: Cli | undefined;
+  const action: Actions =
+    (load, name) =>
+    async (...args) => {
+      const [implementation, { Cli }, { createLogger }] = await Promise.all([
+        load(),
+        import("./cli.js"),
+        import("../logger/index.js"),
+      ]);
+      // Logs go to stderr, quiet unless asked: a command's output is its result.
+      cli ??= new Cli(
+        io,
+        createLogger({ level: io.env.LOG_LEVEL, fallbackLevel: "warn", name: "billing-cli" }, io.stderr),
+      );
+      await implementation[name](cli, ...(args as never[]));
+    };
+  const program = buildProgram(action);
   configure(program, io);
   try {
     await program.parseAsync([...argv], { from: "user" });
-    return cli.exitCode;
+    return cli?.exitCode ?? EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander has printed its message (or the help) already.
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
+    const { toCliError } = await import("./failures.js");
     const failure = toCliError(error);
     io.stderr.write(`error: ${failure.message}\n`);
     return failure.exitCode;

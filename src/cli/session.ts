@@ -1,7 +1,6 @@
-import { createEngine } from "../app/index.js";
 import { type Clock, systemClock } from "../clock/index.js";
 import { createDatabaseClock, type EngineContext } from "../context/index.js";
-import { createDb, migrateDatabase } from "../db/index.js";
+import { createDb, DatabaseUnreachableError, isMigrated, migrateDatabase, pgError } from "../db/index.js";
 import type { Logger } from "../logger/index.js";
 import { type EngineSetup, resolveSetup } from "../runtime/setup.js";
 import { CliError, EXIT } from "./errors.js";
@@ -12,6 +11,8 @@ import { CliError, EXIT } from "./errors.js";
  * `<data dir>/runtime.json`, else the embedded database it starts for the command and stops after.
  * Commands that only read and write rows take the database session; commands that call the gateway
  * take the engine session, which needs a gateway (configured, or the running engine's simulator).
+ * The engine's composition root (queues, gateway client, vault) is imported only by the engine
+ * session: a database command never loads it.
  */
 
 export type DatabaseContext = Pick<EngineContext, "config" | "db" | "clock" | "logger">;
@@ -36,9 +37,16 @@ export async function openDatabaseSession(
   const setup = await resolveSetup(env, logger);
   const { config, databaseUrl } = setup;
   try {
-    await migrateDatabase(databaseUrl, { logger });
     const database = createDb(databaseUrl, { max: 4, logger });
     try {
+      // Most commands find the schema current: that is asked on this session's connection, and
+      // migrating (a connection of its own, a lock) happens only when it is not.
+      const current = await isMigrated(database.sql).catch((error: unknown) => {
+        // No answer at all: said as migrating says it, without a second wait for the same server.
+        if (!pgError(error)) throw new DatabaseUnreachableError(databaseUrl, error);
+        return false; // an answer, such as "no such database": migrating creates it or says why not
+      });
+      if (!current) await migrateDatabase(databaseUrl, { logger });
       const clock = await clockOf({ config, db: database.db });
       return {
         ctx: { config, db: database.db, clock, logger },
@@ -73,6 +81,7 @@ export async function openEngineSession(
     );
   }
   try {
+    const { createEngine } = await import("../app/bootstrap.js");
     const engine = await createEngine(config, { logger });
     return {
       ctx: engine.ctx,

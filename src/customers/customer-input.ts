@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { storableText } from "../billing/index.js";
-
-export const CUSTOMER_LANGUAGES = ["en", "ar"] as const;
-export type CustomerLanguage = (typeof CUSTOMER_LANGUAGES)[number];
+import { CUSTOMER_LANGUAGES } from "./languages.js";
 
 /** Separators people type inside phone numbers; the gateway wants the bare +<digits> form. */
 const PHONE_SEPARATORS = /[\s().-]/g;

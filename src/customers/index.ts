@@ -5,10 +5,8 @@ export {
   createCustomer,
 } from "./create-customer.js";
 export {
-  CUSTOMER_LANGUAGES,
   type CustomerInput,
   CustomerInputError,
-  type CustomerLanguage,
   customerInputSchema,
   normaliseEmail,
   parseCustomerInput,
@@ -16,6 +14,7 @@ export {
 export type { Customer } from "./customer-record.js";
 export { findCustomerByEmail } from "./find-customer-by-email.js";
 export { getCustomer } from "./get-customer.js";
+export { CUSTOMER_LANGUAGES, type CustomerLanguage } from "./languages.js";
 export {
   type CustomerPage,
   type ListCustomersOptions,

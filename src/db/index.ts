@@ -12,6 +12,7 @@ export {
 export { pgError, SqlState, violates } from "./errors.js";
 export {
   DatabaseUnreachableError,
+  isMigrated,
   MIGRATIONS_FOLDER,
   type MigrateOptions,
   type MigrateResult,

@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
@@ -75,6 +77,33 @@ async function appliedCount(sql: postgres.Sql): Promise<number> {
   if (!ledger?.exists) return 0;
   const [row] = await sql`select count(*)::int as count from drizzle.__drizzle_migrations`;
   return Number(row?.count ?? 0);
+}
+
+/**
+ * Whether the database behind `sql` already has every migration of the folder, by drizzle's own
+ * rule: nothing in the journal is newer than the newest migration applied. One query on a
+ * connection the caller has anyway, no lock and no migration file read, for processes that would
+ * otherwise migrate on every start only to find nothing to do (each CLI command). False when the
+ * ledger does not exist yet; other errors are thrown.
+ */
+export async function isMigrated(sql: postgres.Sql, migrationsFolder = MIGRATIONS_FOLDER): Promise<boolean> {
+  const journal = JSON.parse(
+    await readFile(path.join(migrationsFolder, "meta", "_journal.json"), "utf8"),
+  ) as {
+    entries: { when: number }[];
+  };
+  let newest: number;
+  try {
+    const [row] = await sql<{ newest: string | null }[]>`
+      select max(created_at)::text as newest from drizzle.__drizzle_migrations`;
+    newest = Number(row?.newest ?? Number.NaN);
+  } catch (error) {
+    // 42P01 undefined_table, 3F000 invalid_schema_name: never migrated.
+    const code = pgError(error)?.code;
+    if (code === "42P01" || code === "3F000") return false;
+    throw error;
+  }
+  return journal.entries.every((entry) => entry.when <= newest);
 }
 
 export async function migrateDatabase(url: string, options: MigrateOptions = {}): Promise<MigrateResult> {

@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import { z } from "zod";
 import { parseCardExpiry } from "../billing/index.js";
+import { IMPORT_COLUMNS } from "./columns.js";
 import { type CsvFile, CsvFileError, readCsvFile } from "./csv.js";
 
 /**
@@ -20,17 +21,6 @@ import { type CsvFile, CsvFileError, readCsvFile } from "./csv.js";
  * | token_issued_at | no       | ISO 8601; default now (the token lives six months or to card expiry) |
  * | next_billing_at | no       | ISO 8601: the first charge here, and the billing anchor; default now |
  */
-export const IMPORT_COLUMNS = [
-  "email",
-  "name",
-  "plan",
-  "card_token",
-  "token_kind",
-  "card_expiry",
-  "card_last4",
-  "token_issued_at",
-  "next_billing_at",
-] as const;
 
 const blankAsUndefined = (value: unknown) =>
   typeof value === "string" && value.trim() === "" ? undefined : value;

@@ -1,7 +1,8 @@
 /** Imports: subscriptions moving to us from another billing system, with their gateway card tokens. */
+
+export { IMPORT_COLUMNS } from "./columns.js";
 export { type CsvFile, CsvFileError, readCsvFile } from "./csv.js";
 export {
-  IMPORT_COLUMNS,
   ImportFileError,
   type ImportRow,
   type ReadRow,

@@ -3,7 +3,6 @@ import { randomBytes } from "node:crypto";
 import { chmod, chown, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { userInfo } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import type { Logger } from "../logger/index.js";
 import { silentLogger } from "../logger/index.js";
 import { binariesReachableBy, embeddedPostgresBinaries } from "./embedded-postgres-binaries.js";
@@ -80,6 +79,8 @@ async function clusterPassword(passwordFile: string, clusterExists: boolean): Pr
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  // Imported here: every process that may start the database loads this module, few start it.
+  const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {

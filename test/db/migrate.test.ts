@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateDrizzleJson, generateMigration } from "drizzle-kit/api";
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client.js";
-import { MIGRATIONS_FOLDER, migrateDatabase } from "../../src/db/migrate.js";
+import { isMigrated, MIGRATIONS_FOLDER, migrateDatabase } from "../../src/db/migrate.js";
 import * as schema from "../../src/db/schema/index.js";
 import { withDatabase } from "../../src/db/url.js";
 
@@ -122,5 +123,28 @@ describe("migrateDatabase", () => {
     const current = generateDrizzleJson(schema, snapshot.id);
 
     expect(await generateMigration(snapshot, current)).toEqual([]);
+  });
+});
+
+describe("isMigrated", () => {
+  it("says whether a database has every migration of the folder, as migrateDatabase would find", async () => {
+    const { url } = freshUrl();
+    await withAdmin((sql) => sql`create database ${sql(new URL(url).pathname.slice(1))}`);
+    // A folder whose journal has one migration more, newer than any applied.
+    const ahead = mkdtempSync(path.join(tmpdir(), "migrations-"));
+    cpSync(MIGRATIONS_FOLDER, ahead, { recursive: true });
+    const entries = JSON.parse(readFileSync(path.join(ahead, "meta/_journal.json"), "utf8")).entries;
+    const next = { ...entries.at(-1), idx: entries.length, when: entries.at(-1).when + 1, tag: "9999_next" };
+    writeFileSync(path.join(ahead, "meta/_journal.json"), JSON.stringify({ entries: [...entries, next] }));
+    try {
+      await withAdmin(async (sql) => {
+        expect(await isMigrated(sql)).toBe(false); // no ledger yet
+        await migrateDatabase(url);
+        expect(await isMigrated(sql)).toBe(true);
+        expect(await isMigrated(sql, ahead)).toBe(false);
+      }, url);
+    } finally {
+      rmSync(ahead, { recursive: true, force: true });
+    }
   });
 });

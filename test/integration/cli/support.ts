@@ -23,10 +23,19 @@ export function scriptArgs(script: "billing" | "start" | "demo"): string[] {
 export function runBilling(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
+  options: { cwd?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
+  return runNode([...scriptArgs("billing"), ...args], env, options);
+}
+
+/** `node …nodeArgs` as a child process with exactly `env`, its output collected. */
+export function runNode(
+  nodeArgs: readonly string[],
+  env: NodeJS.ProcessEnv,
   { cwd = REPO_ROOT, timeoutMs = 60_000 } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...scriptArgs("billing"), ...args], {
+    const child = spawn(process.execPath, nodeArgs, {
       cwd,
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -41,7 +50,7 @@ export function runBilling(
     });
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`billing ${args.join(" ")} did not finish in ${timeoutMs} ms\n${stderr}`));
+      reject(new Error(`node ${nodeArgs.join(" ")} did not finish in ${timeoutMs} ms\n${stderr}`));
     }, timeoutMs);
     child.on("error", reject);
     child.on("close", (code) => {

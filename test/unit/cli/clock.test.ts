@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDuration } from "../../../src/cli/commands/clock.js";
+import { parseDuration } from "../../../src/cli/actions/clock.js";
 import { CliError } from "../../../src/cli/errors.js";
 
 describe("parseDuration", () => {

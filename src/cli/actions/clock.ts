@@ -74,49 +74,35 @@ async function moveSimulator(config: Config, now: string): Promise<SimulatorMove
   return "moved";
 }
 
-export function registerClock(program: Command, cli: Cli): void {
-  const clock = program
-    .command("clock")
-    .description("the engine's controllable billing clock (BILLING_CLOCK=controllable)");
+/** Moves the shared clock with `move`, then the simulator's to the same instant, and prints both. */
+async function report(cli: Cli, command: Command, move: (clock: SharedClock) => Promise<unknown>) {
+  const shown = await cli.withDatabase(async (ctx) => {
+    const shared = sharedClockOf(ctx);
+    const previous = (await shared.refresh()).toISO();
+    await move(shared);
+    const now = shared.now().toISO();
+    const simulator = now === previous ? null : await moveSimulator(ctx.config, now ?? "");
+    return { now, previous, simulator };
+  });
+  cli.output(command).result(shown, () => fields(shown));
+}
 
-  const report = async (command: Command, move: (clock: SharedClock) => Promise<unknown>) => {
-    const shown = await cli.withDatabase(async (ctx) => {
-      const shared = sharedClockOf(ctx);
-      const previous = (await shared.refresh()).toISO();
-      await move(shared);
-      const now = shared.now().toISO();
-      const simulator = now === previous ? null : await moveSimulator(ctx.config, now ?? "");
-      return { now, previous, simulator };
-    });
-    cli.output(command).result(shown, () => fields(shown));
-  };
+export function show(cli: Cli, _options: unknown, command: Command): Promise<void> {
+  return report(cli, command, async () => {});
+}
 
-  clock
-    .command("show")
-    .description("print the billing time")
-    .action((_options, command: Command) => report(command, async () => {}));
+/** The duration is read here rather than by commander, so reading a command line needs no luxon. */
+export function advance(cli: Cli, text: string, _options: unknown, command: Command): Promise<void> {
+  const duration = parseDuration(text);
+  return report(cli, command, (shared) => shared.advance(duration));
+}
 
-  clock
-    .command("advance")
-    .description("move the billing time forwards, e.g. `billing clock advance 1mo` or `P1M`")
-    .argument(
-      "<duration>",
-      "ISO 8601 duration (P1M, P1D, PT12H) or 1y, 1mo, 2w, 30d, 12h, 15min, 30s",
-      parseDuration,
-    )
-    .action((duration: Duration, _options, command: Command) =>
-      report(command, (shared) => shared.advance(duration)),
-    );
-
-  clock
-    .command("set")
-    .description("put the billing time at an instant (backwards too)")
-    .argument("<time>", "ISO 8601 timestamp with an offset, e.g. 2026-03-01T00:00:00Z", (text: string) => {
-      try {
-        return toInstant(text);
-      } catch {
-        throw optionError("TIME", `${JSON.stringify(text)} is not an ISO 8601 timestamp`);
-      }
-    })
-    .action((time, _options, command: Command) => report(command, (shared) => shared.set(time)));
+export function set(cli: Cli, text: string, _options: unknown, command: Command): Promise<void> {
+  let time: ReturnType<typeof toInstant>;
+  try {
+    time = toInstant(text);
+  } catch {
+    throw optionError("TIME", `${JSON.stringify(text)} is not an ISO 8601 timestamp`);
+  }
+  return report(cli, command, (shared) => shared.set(time));
 }

@@ -6,7 +6,6 @@ import { enroll } from "../../enrollment/index.js";
 import { type CsvRow, enrollRow, type RowResult, readEnrollmentCsv } from "../bulk-enroll.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
 import { CliError, EXIT } from "../errors.js";
-import { uuid } from "../options.js";
 import { fields, type Output, table } from "../output.js";
 
 const OUT_COLUMNS = [
@@ -85,40 +84,32 @@ async function enrollCsv(cli: Cli, output: Output, csv: string, out: string): Pr
   if (summary.rejected > 0) cli.exitCode = EXIT.partial;
 }
 
-export function registerEnroll(program: Command, cli: Cli): void {
-  program
-    .command("enroll")
-    .description(
-      "subscribe a customer to a plan and print the checkout link where the card is saved; " +
-        "or, with --csv, enroll every row of a file (email,name,phone,plan), safe to run again",
-    )
-    .option("--customer <id>", "customer id", uuid)
-    .option("--plan <id>", "plan id", uuid)
-    .option("--csv <file>", "bulk: a CSV with the header email,name,phone,plan (plan is a plan id)")
-    .option("--out <file>", "bulk: where to write the checkout links (default <file>.links.csv)")
-    .option(
-      "--allow-duplicate",
-      "subscribe although the customer already has a subscription to the plan that is not canceled",
-    )
-    .action(async (options, command: Command) => {
-      const output = cli.output(command);
-      if (options.csv) {
-        if (options.customer || options.plan) {
-          throw new CliError("--csv: give either --csv or --customer and --plan, not both", EXIT.usage);
-        }
-        if (options.allowDuplicate) {
-          // A re-run of a file must not enrol its rows twice: a row already enrolled is `existing`.
-          throw new CliError("--allow-duplicate: only with --customer and --plan", EXIT.usage);
-        }
-        return enrollCsv(cli, output, options.csv, options.out ?? defaultOut(options.csv));
-      }
-      if (!options.customer || !options.plan) {
-        throw new CliError(
-          `${options.customer ? "--plan" : "--customer"}: required (or give --csv FILE)`,
-          EXIT.usage,
-        );
-      }
-      if (options.out) throw new CliError("--out: only with --csv", EXIT.usage);
-      return enrollOne(cli, output, options.customer, options.plan, Boolean(options.allowDuplicate));
-    });
+/**
+ * `billing enroll`: one customer to one plan, or every row of a CSV file (bulk-enroll.ts), through
+ * the enrolment service; each prints the checkout link where the card is saved.
+ */
+export async function run(
+  cli: Cli,
+  options: { customer?: string; plan?: string; csv?: string; out?: string; allowDuplicate?: boolean },
+  command: Command,
+): Promise<void> {
+  const output = cli.output(command);
+  if (options.csv) {
+    if (options.customer || options.plan) {
+      throw new CliError("--csv: give either --csv or --customer and --plan, not both", EXIT.usage);
+    }
+    if (options.allowDuplicate) {
+      // A re-run of a file must not enrol its rows twice: a row already enrolled is `existing`.
+      throw new CliError("--allow-duplicate: only with --customer and --plan", EXIT.usage);
+    }
+    return enrollCsv(cli, output, options.csv, options.out ?? defaultOut(options.csv));
+  }
+  if (!options.customer || !options.plan) {
+    throw new CliError(
+      `${options.customer ? "--plan" : "--customer"}: required (or give --csv FILE)`,
+      EXIT.usage,
+    );
+  }
+  if (options.out) throw new CliError("--out: only with --csv", EXIT.usage);
+  return enrollOne(cli, output, options.customer, options.plan, Boolean(options.allowDuplicate));
 }

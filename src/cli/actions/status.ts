@@ -44,13 +44,8 @@ function human(result: Readiness): string {
   return `${fields(summary)}\n\n${table(rows, ["check", "status", "detail"])}`;
 }
 
-export function registerStatus(program: Command, cli: Cli): void {
-  program
-    .command("status")
-    .description("whether the engine can collect: database, queue, gateway, billing tick, circuit breaker")
-    .action(async (_options, command: Command) => {
-      const result = await cli.withEngine((ctx) => readiness(ctx));
-      cli.output(command).result(result, () => human(result));
-      if (result.status !== "ready") cli.exitCode = EXIT.failed;
-    });
+export async function run(cli: Cli, _options: unknown, command: Command): Promise<void> {
+  const result = await cli.withEngine((ctx) => readiness(ctx));
+  cli.output(command).result(result, () => human(result));
+  if (result.status !== "ready") cli.exitCode = EXIT.failed;
 }

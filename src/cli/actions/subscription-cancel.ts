@@ -1,0 +1,30 @@
+import type { Command } from "commander";
+import { cancelSubscription } from "../../cancellation/index.js";
+import { CLI_ACTOR, type Cli } from "../cli.js";
+import { fields } from "../output.js";
+
+/** `billing subscriptions cancel`: needs the engine (its token deactivations go through the queues). */
+export async function cancel(
+  cli: Cli,
+  id: string,
+  options: { atPeriodEnd?: boolean },
+  command: Command,
+): Promise<void> {
+  const result = await cli.withEngine((ctx) =>
+    cancelSubscription(ctx, {
+      subscriptionId: id,
+      actor: CLI_ACTOR,
+      mode: options.atPeriodEnd ? "at_period_end" : "immediately",
+    }),
+  );
+  const shown = {
+    id: result.subscriptionId,
+    status: result.status,
+    cancel_at_period_end: result.cancelAtPeriodEnd,
+    effective_at: result.effectiveAt.toISO(),
+    unchanged: result.unchanged,
+    canceled_charge_ids: result.canceledChargeIds,
+    token_deactivations: result.tokenDeactivations,
+  };
+  cli.output(command).result(shown, () => fields(shown));
+}

@@ -1,0 +1,322 @@
+import { type Command, Option } from "commander";
+import { CHARGE_STATES } from "../billing/charge-states.js";
+import { INTERVAL_UNITS } from "../billing/interval-units.js";
+import { SUBSCRIPTION_STATES } from "../billing/subscription-states.js";
+import { CUSTOMER_LANGUAGES } from "../customers/languages.js";
+import { IMPORT_COLUMNS } from "../imports/columns.js";
+import type { Actions } from "./actions.js";
+import { integer, uuid } from "./options.js";
+
+/**
+ * Every command's definition: its name, arguments, options and help text, and the action that
+ * names its implementation in actions/ (see actions.ts). Only definitions live here, in one module
+ * so that reading a command line loads few: what this file imports is what every `billing` call
+ * pays for, so it stays commander, the option parsers and the constant lists the help shows.
+ */
+
+function registerMigrate(program: Command, action: Actions): void {
+  program
+    .command("migrate")
+    .description(
+      "create the database if missing and apply pending migrations (every engine process also does)",
+    )
+    .action(action(() => import("./actions/migrate.js"), "run"));
+}
+
+function registerPlans(program: Command, action: Actions): void {
+  const plans = program.command("plans").description("the plan catalogue");
+  const load = () => import("./actions/plans.js");
+
+  plans
+    .command("create")
+    .description("create a plan; prints it with its id")
+    .requiredOption("--name <name>", "name shown to customers")
+    .requiredOption("--amount <amount>", 'price of one period, a decimal such as "100.00"')
+    .requiredOption("--currency <code>", "ISO 4217 code, e.g. QAR")
+    .addOption(
+      new Option("--interval <unit>", "length unit of a period")
+        .choices(INTERVAL_UNITS)
+        .makeOptionMandatory(),
+    )
+    .option("--interval-count <n>", "units per period", integer(1, 365), 1)
+    .option("--trial-days <n>", "free days before the first charge", integer(0, 730), 0)
+    .action(action(load, "create"));
+
+  plans
+    .command("list")
+    .description("list the plans that take new subscriptions, oldest first")
+    .option("--archived", "include archived plans")
+    .action(action(load, "list"));
+}
+
+function registerCustomers(program: Command, action: Actions): void {
+  const customers = program.command("customers").description("who pays");
+  const load = () => import("./actions/customers.js");
+
+  customers
+    .command("create")
+    .description("create a customer; an existing e-mail gives back that customer (created: false)")
+    .requiredOption("--email <email>", "unique per customer")
+    .option("--name <name>", "name for the checkout page and invoices")
+    .option("--phone <phone>", "with country code, e.g. +97455555555")
+    .addOption(new Option("--language <code>", "language of the checkout page").choices(CUSTOMER_LANGUAGES))
+    .action(action(load, "create"));
+
+  customers.command("list").description("list customers, oldest first").action(action(load, "list"));
+}
+
+function registerEnroll(program: Command, action: Actions): void {
+  program
+    .command("enroll")
+    .description(
+      "subscribe a customer to a plan and print the checkout link where the card is saved; " +
+        "or, with --csv, enroll every row of a file (email,name,phone,plan), safe to run again",
+    )
+    .option("--customer <id>", "customer id", uuid)
+    .option("--plan <id>", "plan id", uuid)
+    .option("--csv <file>", "bulk: a CSV with the header email,name,phone,plan (plan is a plan id)")
+    .option("--out <file>", "bulk: where to write the checkout links (default <file>.links.csv)")
+    .option(
+      "--allow-duplicate",
+      "subscribe although the customer already has a subscription to the plan that is not canceled",
+    )
+    .action(action(() => import("./actions/enroll.js"), "run"));
+}
+
+function registerImport(program: Command, action: Actions): void {
+  program
+    .command("import")
+    .description(
+      "import subscriptions moving from another billing system with the card tokens the gateway " +
+        "already issued; tokens are sealed on the way in; safe to run again on the same file",
+    )
+    .requiredOption(
+      "--csv <file>",
+      `a CSV with the header ${IMPORT_COLUMNS.join(",")} (email, plan, card_token required)`,
+    )
+    .option("--dry-run", "validate and report; write nothing")
+    .action(action(() => import("./actions/import.js"), "run"));
+}
+
+function registerSubscriptions(program: Command, action: Actions): void {
+  const subscriptions = program.command("subscriptions").description("customers' subscriptions to plans");
+  const reads = () => import("./actions/subscriptions.js");
+
+  subscriptions
+    .command("list")
+    .description("list subscriptions, oldest first")
+    .addOption(new Option("--status <status>", "only this status").choices(SUBSCRIPTION_STATES))
+    .option("--customer <id>", "only this customer's", uuid)
+    .action(action(reads, "list"));
+
+  subscriptions
+    .command("show")
+    .description("show one subscription")
+    .argument("<id>", "subscription id", uuid)
+    .action(action(reads, "show"));
+
+  subscriptions
+    .command("cancel")
+    .description("cancel a subscription now (its open charges too), or at the end of the paid period")
+    .argument("<id>", "subscription id", uuid)
+    .option("--at-period-end", "keep it until the period paid for ends")
+    .action(action(() => import("./actions/subscription-cancel.js"), "cancel"));
+}
+
+function registerCharges(program: Command, action: Actions): void {
+  const charges = program
+    .command("charges")
+    .description("what subscriptions owe per period, and its collection");
+  const reads = () => import("./actions/charges.js");
+  const collection = () => import("./actions/charge-collection.js");
+
+  charges
+    .command("list")
+    .description("list charges, oldest first")
+    .option("--subscription <id>", "only this subscription's", uuid)
+    .addOption(new Option("--status <status>", "only this status").choices(CHARGE_STATES))
+    .action(action(reads, "list"));
+
+  charges
+    .command("show")
+    .description("show one charge")
+    .argument("<id>", "charge id", uuid)
+    .action(action(reads, "show"));
+
+  charges
+    .command("retry")
+    .description(
+      "collect a charge now, before its scheduled retry (an uncollectible one too, e.g. after a new card)",
+    )
+    .argument("<id>", "charge id", uuid)
+    .action(action(collection, "retry"));
+
+  charges
+    .command("reconcile")
+    .description(
+      "settle a charge held for review (needs_review) from CheckStatus on its attempt; never charges the card",
+    )
+    .argument("<id>", "charge id", uuid)
+    .action(action(collection, "reconcile"));
+
+  charges
+    .command("refund")
+    .description("return the whole payment of a paid charge through the gateway")
+    .argument("<id>", "charge id", uuid)
+    .action(action(collection, "refund"));
+}
+
+function registerInvoices(program: Command, action: Actions): void {
+  const invoices = program
+    .command("invoices")
+    .description("gateway invoices sent for charges still unpaid when dunning ended");
+  const load = () => import("./actions/invoices.js");
+
+  invoices
+    .command("list")
+    .description("list invoices, oldest first")
+    .option("--subscription <id>", "only this subscription's", uuid)
+    .action(action(load, "list"));
+
+  invoices
+    .command("show")
+    .description("show one invoice")
+    .argument("<id>", "invoice id", uuid)
+    .action(action(load, "show"));
+}
+
+function registerDunning(program: Command, action: Actions): void {
+  const dunning = program.command("dunning").description("collecting charges whose payment failed");
+
+  dunning
+    .command("run")
+    .description("collect now the retrying charges whose retry is due (or all of them with --all)")
+    .option("--dry-run", "only list the charges that would be collected")
+    .option("--all", "every retrying charge, not only those due")
+    .option("--subscription <id>", "only this subscription's charges", uuid)
+    .option("--customer <id>", "only this customer's charges", uuid)
+    .action(action(() => import("./actions/dunning.js"), "run"));
+}
+
+function registerStatus(program: Command, action: Actions): void {
+  program
+    .command("status")
+    .description("whether the engine can collect: database, queue, gateway, billing tick, circuit breaker")
+    .action(action(() => import("./actions/status.js"), "run"));
+}
+
+function registerBreaker(program: Command, action: Actions): void {
+  const breaker = program
+    .command("breaker")
+    .description("the gateway circuit breaker: collection pauses by itself on systemic gateway failure");
+  const load = () => import("./actions/breaker.js");
+
+  breaker
+    .command("status")
+    .description("show whether collection is paused, and why")
+    .action(action(load, "status"));
+
+  breaker
+    .command("resume")
+    .description("close the breaker and resume collection, after checking the gateway")
+    .option("--note <text>", "what was checked or fixed, kept in the event log")
+    .action(action(load, "resume"));
+}
+
+function registerClock(program: Command, action: Actions): void {
+  const clock = program
+    .command("clock")
+    .description("the engine's controllable billing clock (BILLING_CLOCK=controllable)");
+  const load = () => import("./actions/clock.js");
+
+  clock.command("show").description("print the billing time").action(action(load, "show"));
+
+  clock
+    .command("advance")
+    .description("move the billing time forwards, e.g. `billing clock advance 1mo` or `P1M`")
+    .argument("<duration>", "ISO 8601 duration (P1M, P1D, PT12H) or 1y, 1mo, 2w, 30d, 12h, 15min, 30s")
+    .action(action(load, "advance"));
+
+  clock
+    .command("set")
+    .description("put the billing time at an instant (backwards too)")
+    .argument("<time>", "ISO 8601 timestamp with an offset, e.g. 2026-03-01T00:00:00Z")
+    .action(action(load, "set"));
+}
+
+function registerKeys(program: Command, action: Actions): void {
+  const keys = program.command("keys").description("API keys of the merchant API");
+  const load = () => import("./actions/keys.js");
+
+  keys
+    .command("create")
+    .description("create an API key; the key is printed this once and cannot be shown again")
+    .requiredOption("--name <name>", "what the key is for, e.g. the client's name")
+    .option("--read-only", "a key that may only read (GET), for dashboards and reports")
+    .option(
+      "--allow <operation>",
+      'a key that may read and do only this write, e.g. "POST /v1/charges/:id/refund" (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .action(action(load, "create"));
+
+  keys
+    .command("list")
+    .description("list API keys, oldest first, revoked ones included (only their prefix is shown)")
+    .action(action(load, "list"));
+
+  keys
+    .command("revoke")
+    .description("stop a key from authenticating, at once (its dashboard sessions end too)")
+    .argument("<id>", "key id (from keys list)", uuid)
+    .action(action(load, "revoke"));
+}
+
+/** The engine's parts as separate long-running processes (actions/processes.ts). */
+function registerProcesses(program: Command, action: Actions): void {
+  const load = () => import("./actions/processes.js");
+
+  program
+    .command("serve")
+    .description("run the HTTP server (health, gateway callbacks, merchant API)")
+    .action(action(load, "serve"));
+
+  program
+    .command("worker")
+    .description("run the workers: charges, invoices, token deactivation")
+    .action(action(load, "worker"));
+
+  program
+    .command("scheduler")
+    .description(
+      "run the billing scheduler (a tick every BILLING_TICK_SECONDS); --once runs one tick and exits",
+    )
+    .option("--once", "run one billing tick now, print what it did, and exit")
+    .action(action(load, "scheduler"));
+
+  program
+    .command("gateway")
+    .description("run the gateway simulator alone (as `npm run gateway`); point GATEWAY_BASE_URL at it")
+    .option("--port <n>", "port, 0 for any free one (default GATEWAY_SIM_PORT, 4010)", integer(0, 65_535))
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--seed <n>", "seed of ids, tokens and fault rolls (default random)", integer(0, 2 ** 32 - 1))
+    .action(action(load, "gateway"));
+}
+
+/** Registers every command on `program`, in the order `billing --help` lists them. */
+export function registerCommands(program: Command, action: Actions): void {
+  registerMigrate(program, action);
+  registerPlans(program, action);
+  registerCustomers(program, action);
+  registerEnroll(program, action);
+  registerImport(program, action);
+  registerSubscriptions(program, action);
+  registerCharges(program, action);
+  registerInvoices(program, action);
+  registerDunning(program, action);
+  registerStatus(program, action);
+  registerBreaker(program, action);
+  registerClock(program, action);
+  registerKeys(program, action);
+  registerProcesses(program, action);
+}
