@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,7 +6,7 @@ import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { withDatabase } from "../../../src/db/url.js";
 import { writeRuntimeRecord } from "../../../src/runtime/runtime-file.js";
-import { type CliRun, jsonOf, REPO_ROOT } from "./support.js";
+import { type CliRun, jsonOf, runProcess } from "./support.js";
 
 /**
  * `npm run migrate` is `billing migrate`: it migrates the database the engine's processes resolve
@@ -45,23 +44,7 @@ async function dataDir(): Promise<string> {
 
 /** `npm run --silent migrate -- --json` from the repository, with exactly `env`. */
 function npmRunMigrate(env: NodeJS.ProcessEnv): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", "migrate", "--", "--json"], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess("npm", ["run", "--silent", "migrate", "--", "--json"], env);
 }
 
 interface Migrated {

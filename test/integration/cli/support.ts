@@ -19,27 +19,18 @@ export function scriptArgs(script: "billing" | "start" | "demo"): string[] {
   return ["--import", TSX_LOADER, path.join(REPO_ROOT, "scripts", `${script}.ts`)];
 }
 
-/** `node --import tsx scripts/billing.ts …args` as a child process with exactly `env`. */
-export function runBilling(
+/**
+ * A child process run to its exit with exactly `env`, its output collected; killed and failed after
+ * `timeoutMs`.
+ */
+export function runProcess(
+  command: string,
   args: readonly string[],
-  env: NodeJS.ProcessEnv,
-  options: { cwd?: string; timeoutMs?: number } = {},
-): Promise<CliRun> {
-  return runNode([...scriptArgs("billing"), ...args], env, options);
-}
-
-/** `node …nodeArgs` as a child process with exactly `env`, its output collected. */
-export function runNode(
-  nodeArgs: readonly string[],
   env: NodeJS.ProcessEnv,
   { cwd = REPO_ROOT, timeoutMs = 60_000 } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, nodeArgs, {
-      cwd,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(command, [...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -50,7 +41,7 @@ export function runNode(
     });
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`node ${nodeArgs.join(" ")} did not finish in ${timeoutMs} ms\n${stderr}`));
+      reject(new Error(`${command} ${args.join(" ")} did not finish in ${timeoutMs} ms\n${stderr}`));
     }, timeoutMs);
     child.on("error", reject);
     child.on("close", (code) => {
@@ -58,6 +49,24 @@ export function runNode(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** `node …nodeArgs` as a child process with exactly `env`, its output collected. */
+export function runNode(
+  nodeArgs: readonly string[],
+  env: NodeJS.ProcessEnv,
+  options: { cwd?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
+  return runProcess(process.execPath, nodeArgs, env, options);
+}
+
+/** `node --import tsx scripts/billing.ts …args` as a child process with exactly `env`. */
+export function runBilling(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  options: { cwd?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
+  return runNode([...scriptArgs("billing"), ...args], env, options);
 }
 
 /** The one JSON document a successful `--json` run printed; fails with its stderr otherwise. */

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -6,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort } from "../../../src/infra/index.js";
 import { createTestDatabase, type TestDatabase } from "../../support/db.js";
-import { type CliRun, runBilling, scriptArgs } from "../cli/support.js";
+import { type CliRun, runBilling, runNode, scriptArgs } from "../cli/support.js";
 
 /**
  * `npm start` and the CLI refuse a bad configuration the way the README promises: one message naming
@@ -30,23 +29,11 @@ afterAll(async () => {
 
 /** `npm start` with exactly `env` (plus PATH and HOME), in the test's working directory, to its exit. */
 function start(env: NodeJS.ProcessEnv): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, scriptArgs("start"), {
-      cwd: workDir,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runNode(
+    scriptArgs("start"),
+    { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    { cwd: workDir },
+  );
 }
 
 const BEYOND_VISA = Array.from({ length: 30 }, (_, i) => i + 1).join(",");
