@@ -9,6 +9,19 @@ CREATE TABLE "ops_sessions" (
 	CONSTRAINT "ops_sessions_expiry_after_creation" CHECK ("ops_sessions"."expires_at" > "ops_sessions"."created_at")
 );
 --> statement-breakpoint
+CREATE TABLE "ops_collection_days" (
+	"timezone" text NOT NULL,
+	"currency" char(3) NOT NULL,
+	"day" date NOT NULL,
+	"paid_count" bigint NOT NULL,
+	"paid_amount_minor" bigint NOT NULL,
+	"declined_count" bigint NOT NULL,
+	"declined_amount_minor" bigint NOT NULL,
+	"computed_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "ops_collection_days_pkey" PRIMARY KEY("timezone","currency","day"),
+	CONSTRAINT "ops_collection_days_non_negative" CHECK ("ops_collection_days"."paid_count" >= 0 and "ops_collection_days"."paid_amount_minor" >= 0 and "ops_collection_days"."declined_count" >= 0 and "ops_collection_days"."declined_amount_minor" >= 0)
+);
+--> statement-breakpoint
 CREATE TABLE "tick_runs" (
 	"name" text PRIMARY KEY NOT NULL,
 	"started_at" timestamp with time zone NOT NULL,

@@ -173,7 +173,7 @@ async function main() {
       });
     const now = () => systemClock.now();
     const reads: { label: string; run: (client: Sql, range: OpsRange) => Promise<unknown> }[] = [
-      { label: "collections", run: (client, range) => collections(client, range, CURRENCY) },
+      { label: "collections", run: (client, range) => collections(client, range, CURRENCY, now()) },
       { label: "dunningFunnel", run: (client, range) => dunningFunnel(client, range, CURRENCY) },
       { label: "subscriptionOverview", run: (client, range) => subscriptionOverview(client, range) },
       { label: "upcoming", run: (client) => upcoming(client, now()) },

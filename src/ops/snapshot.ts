@@ -63,7 +63,7 @@ export function opsReader(ctx: OpsContext): OpsReader {
     const hit = cache.get(key);
     if (hit && hit.expires > Date.now()) return hit;
     const [c, f, s, u] = await Promise.all([
-      collections(sql, range, currency),
+      collections(sql, range, currency, now),
       dunningFunnel(sql, range, currency),
       subscriptionOverview(sql, range),
       upcoming(sql, now),

@@ -34,6 +34,7 @@ const TABLES = [
   "gateway_signals",
   "tick_runs",
   "ops_sessions",
+  "ops_collection_days",
 ];
 
 const created: string[] = [];

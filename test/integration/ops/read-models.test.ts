@@ -80,7 +80,9 @@ describe("ops read models", () => {
     await charge(sub, "paid", DateTime.fromISO("2025-06-11T20:30:00Z")); // 23:30 on the 11th
     await charge(sub, "paid", DateTime.fromISO("2025-06-12T21:00:00Z")); // the 13th: outside the range
     const days = dayRange("2025-06-10", "2025-06-12", zone) as OpsRange;
-    const byDay = await collections(t.sql, days, "QAR");
+    // Long after the range: every day is closed, computed once and stored.
+    const later = DateTime.fromISO("2025-07-01T00:00:00Z");
+    const byDay = await collections(t.sql, days, "QAR", later);
     expect(byDay.buckets.map((b) => [b.start, b.paid.count])).toEqual([
       ["2025-06-10T00:00:00.000+03:00", 1],
       ["2025-06-11T00:00:00.000+03:00", 2],
@@ -90,8 +92,31 @@ describe("ops read models", () => {
 
     const from = DateTime.fromISO("2025-06-10T23:00:00", { zone });
     const hours: OpsRange = { from, to: from.plus({ hours: 2 }), unit: "hour", timezone: zone };
-    const byHour = await collections(t.sql, hours, "QAR");
+    const byHour = await collections(t.sql, hours, "QAR", later);
     expect(byHour.buckets.map((b) => b.paid.count)).toEqual([1, 1]);
+  });
+
+  it("reads closed days back from their stored totals and scans the open ones live", async () => {
+    const sub = await subscription();
+    const zone = "Asia/Qatar";
+    await charge(sub, "paid", DateTime.fromISO("2025-08-01T09:00:00Z"));
+    await charge(sub, "paid", DateTime.fromISO("2025-08-03T09:00:00Z"));
+    const days = dayRange("2025-08-01", "2025-08-03", zone) as OpsRange;
+    // The 3rd is today and the 2nd ended less than a day ago: both open; the 1st is closed.
+    const now = DateTime.fromISO("2025-08-03T12:00:00", { zone });
+    const first = await collections(t.sql, days, "QAR", now);
+    expect(first.buckets.map((b) => b.paid.count)).toEqual([1, 0, 1]);
+    const stored = await t.sql<{ day: string; paid_count: string }[]>`
+      select day::text, paid_count::text from ops_collection_days
+      where timezone = ${zone} and day between '2025-08-01' and '2025-08-03' order by day`;
+    expect(stored).toEqual([{ day: "2025-08-01", paid_count: "1" }]);
+
+    // A row written into the closed day now (which settlement never does) is not read: its stored
+    // total is; the open days see new rows at once.
+    await charge(sub, "paid", DateTime.fromISO("2025-08-01T10:00:00Z"));
+    await charge(sub, "paid", DateTime.fromISO("2025-08-03T10:00:00Z"));
+    const second = await collections(t.sql, days, "QAR", now);
+    expect(second.buckets.map((b) => b.paid.count)).toEqual([1, 0, 2]);
   });
 
   it("lists the expiring cards that live subscriptions would be charged on, soonest first", async () => {
