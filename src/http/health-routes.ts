@@ -11,11 +11,9 @@ import { type ReadinessStatus, readiness } from "../health/index.js";
  * `{status: "not_ready" | "paused", checks}` with every check's status and reason, so a paused or
  * stalled engine shows in every monitor, not only in the log. It describes the engine as a whole
  * (the tick and the breaker are shared by every process), for monitoring and start-up gating.
- * Neither route reads the shared billing clock (server.ts skips them): both must answer while the
- * database does not.
+ * Neither route reads the shared billing clock (they declare `readsNoClock`, which server.ts's
+ * per-request refresh honours): both must answer while the database does not.
  */
-
-export const HEALTH_PATHS: ReadonlySet<string> = new Set(["/healthz", "/readyz"]);
 
 export interface HealthRouteOptions {
   /** How long this process has been up, for the tick's start-up grace; default process.uptime. */
@@ -27,11 +25,14 @@ export function registerHealthRoutes(
   ctx: Pick<EngineContext, "db" | "queues" | "gateway" | "config">,
   { uptimeSeconds = () => process.uptime() }: HealthRouteOptions = {},
 ): void {
-  app.get("/healthz", async () => ({ status: "ok", uptime_seconds: Math.floor(process.uptime()) }));
+  app.get("/healthz", { config: { readsNoClock: true } }, async () => ({
+    status: "ok",
+    uptime_seconds: Math.floor(process.uptime()),
+  }));
 
   // Logged when the answer changes, not on every probe.
   let last: ReadinessStatus | undefined;
-  app.get("/readyz", async (request, reply) => {
+  app.get("/readyz", { config: { readsNoClock: true } }, async (request, reply) => {
     const result = await readiness(ctx, { uptimeSeconds: uptimeSeconds() });
     if (result.status !== last) {
       const notOk = Object.fromEntries(

@@ -5,7 +5,7 @@ export {
   gatewayCallbackUrls,
   registerGatewayRoutes,
 } from "./gateway-routes.js";
-export { HEALTH_PATHS, type HealthRouteOptions, registerHealthRoutes } from "./health-routes.js";
+export { type HealthRouteOptions, registerHealthRoutes } from "./health-routes.js";
 export { NEW_CARD_PATH, newCardLink, registerNewCardRoutes } from "./new-card-link.js";
 export { type PageLanguage, type ResultPageKind, resultPage } from "./result-page.js";
 export {

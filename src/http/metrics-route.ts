@@ -17,7 +17,7 @@ export function registerMetricsRoutes(
   collectProcessMetrics();
   const gauges = scrapeGauges(ctx);
   const token = ctx.config.METRICS_TOKEN;
-  app.get("/metrics", async (request, reply) => {
+  app.get("/metrics", { config: { readsNoClock: true } }, async (request, reply) => {
     if (token !== undefined && !metricsBearerMatches(request.headers.authorization, token)) {
       return reply.code(401).header("www-authenticate", "Bearer").send({ error: "unauthorized" });
     }

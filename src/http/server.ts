@@ -6,12 +6,19 @@ import type { EngineContext } from "../context/index.js";
 import { refreshClock } from "../context/index.js";
 import type { Logger } from "../logger/index.js";
 import { registerGatewayRoutes } from "./gateway-routes.js";
-import { HEALTH_PATHS, registerHealthRoutes } from "./health-routes.js";
+import { registerHealthRoutes } from "./health-routes.js";
 import { registerIndexRoutes } from "./index-routes.js";
 import { PathOnlyLogController, pathOf } from "./log-controller.js";
 import { registerMetricsRoutes } from "./metrics-route.js";
 import { registerNewCardRoutes } from "./new-card-link.js";
 import { registerOpsRoutes } from "./ops/routes.js";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route does not need the shared billing clock refreshed before it runs. */
+    readsNoClock?: boolean;
+  }
+}
 
 export interface BuildServerOptions {
   /** Defaults to the context's logger. */
@@ -49,12 +56,11 @@ export function buildServer(
   });
 
   // Every request reads the shared billing clock afresh (gateway callbacks, result and new-card
-  // pages, the merchant API): a process that serves HTTP must not act on a stale "now". Health
-  // probes and metrics scrapes must answer while the database is down; /metrics reads the clock
-  // itself, bounded.
+  // pages, the merchant API): a process that serves HTTP must not act on a stale "now". A route
+  // that uses no billing time and must answer while the database is down (health probes, metrics
+  // scrapes, which read the clock themselves within a bound) declares `readsNoClock`.
   app.addHook("onRequest", async (request) => {
-    const route = request.routeOptions.url ?? "";
-    if (HEALTH_PATHS.has(route) || route === "/metrics") return;
+    if (request.routeOptions.config.readsNoClock) return;
     await refreshClock(ctx.clock);
   });
 
