@@ -40,6 +40,21 @@ export {
   explainDecline,
 } from "./decline.js";
 export {
+  COUPON_DURATIONS,
+  type CouponDuration,
+  type CouponDurationTerms,
+  type CouponRefusal,
+  type CouponState,
+  type CouponTerms,
+  chargeForPeriod,
+  couponRefusal,
+  DISCOUNT_TYPES,
+  discountCoversNext,
+  discountMinor,
+  type PeriodCharge,
+  type PeriodPrice,
+} from "./discount.js";
+export {
   DEFAULT_DUNNING_POLICY,
   DEFAULT_RETRY_OFFSETS_DAYS,
   type DunningPolicy,
@@ -99,11 +114,21 @@ export {
   planInterval,
 } from "./plan.js";
 export {
+  type PlanChangeInput,
+  type PlanChangeQuote,
+  PRORATION_BEHAVIORS,
+  type PricedPlan,
+  type ProrationBehavior,
+  quotePlanChange,
+  sameInterval,
+} from "./proration.js";
+export {
   findRetryLimitViolation,
   RETRY_LIMIT_RULES,
   type RetryLimitRule,
   type RetryLimitViolation,
 } from "./retry-limits.js";
+export { mulDivHalfUp } from "./rounding.js";
 export { IllegalTransitionError, type TransitionTable } from "./state-machine.js";
 export { isStorableText, storableText } from "./storable-text.js";
 export {

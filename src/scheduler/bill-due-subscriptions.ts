@@ -179,7 +179,7 @@ async function insertCharges(
       ${periods.map((p) => p.row.currency)}::text[]
     ) as p(subscription_id, period_start, period_end, amount_minor, currency)
     order by p.subscription_id, p.period_start
-    on conflict (subscription_id, period_start) do nothing
+    on conflict (subscription_id, period_start) where kind = 'period' do nothing
     returning id, subscription_id, period_start`;
   const events = inserted.map((charge): EventInput => {
     const { row, period } = byKey.get(key(charge.subscription_id, pgInstant(charge.period_start)))!;

@@ -35,6 +35,11 @@ const TABLES = [
   "tick_runs",
   "ops_sessions",
   "ops_collection_days",
+  "coupons",
+  "subscription_discounts",
+  "plan_changes",
+  "portal_links",
+  "portal_sessions",
 ];
 
 const created: string[] = [];

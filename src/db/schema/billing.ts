@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { coupons, planChanges } from "./changes.js";
 import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz, updatedAt } from "./columns.js";
 import {
   chargeAttemptStatus,
+  chargeKind,
   chargeStatus,
   invoiceStatus,
   refundChannel,
@@ -12,9 +14,12 @@ import {
 import { subscriptions } from "./subscriptions.js";
 
 /**
- * What a subscription owes for one period. Rules:
- * - one charge per subscription and period (unique on period_start), so a scheduler that runs
- *   twice, or two schedulers at once, cannot bill a period twice: insert … on conflict do nothing;
+ * What a subscription owes for one period, or for a plan change's difference. Rules:
+ * - one period charge per subscription and period (unique on period_start), so a scheduler that
+ *   runs twice, or two schedulers at once, cannot bill a period twice: insert … on conflict do
+ *   nothing; a plan_change charge belongs to its plan change alone (unique plan_change_id);
+ * - amount = price − discount − credit, never negative; an amount of zero is paid without the
+ *   gateway when it is created (no attempt, no transaction), anything else is collected;
  * - only a charge waiting for an attempt (scheduled, retrying) has a next_attempt_at; every other
  *   status clears it, which takes the row out of the dispatcher's partial index;
  * - a paid charge names the gateway transaction that paid it, and a transaction pays one charge;
@@ -33,6 +38,16 @@ export const charges = pgTable(
     periodEnd: timestamptz("period_end").notNull(),
     amountMinor: amountMinor().notNull(),
     currency: currency().notNull(),
+    kind: chargeKind("kind").notNull().default("period"),
+    planChangeId: uuid("plan_change_id")
+      .unique("charges_plan_change_key")
+      .references(() => planChanges.id),
+    /** Taken off the price by a coupon; with its percent when the coupon is a percentage. */
+    discountMinor: amountMinor("discount_minor").notNull().default(0),
+    discountPercent: integer("discount_percent"),
+    couponId: uuid("coupon_id").references(() => coupons.id),
+    /** Taken off the price from the subscription's credit (a downgrade's unused time). */
+    creditMinor: amountMinor("credit_minor").notNull().default(0),
     status: chargeStatus("status").notNull().default("scheduled"),
     attemptCount: integer("attempt_count").notNull().default(0),
     nextAttemptAt: timestamptz("next_attempt_at"),
@@ -46,7 +61,10 @@ export const charges = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique("charges_subscription_period_key").on(t.subscriptionId, t.periodStart),
+    uniqueIndex("charges_subscription_period_key")
+      .on(t.subscriptionId, t.periodStart)
+      .where(sql`${t.kind} = 'period'`),
+    index("charges_subscription_idx").on(t.subscriptionId),
     index("charges_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`${t.status} in ('scheduled', 'retrying') and ${t.nextAttemptAt} is not null`),
@@ -71,7 +89,16 @@ export const charges = pgTable(
       .on(t.dispatchedAt)
       .where(sql`${t.status} in ('scheduled', 'retrying') and ${t.dispatchedAt} is not null`),
     check("charges_period_order", sql`${t.periodEnd} > ${t.periodStart}`),
-    check("charges_amount_positive", sql`${t.amountMinor} > 0`),
+    check(
+      "charges_amount_positive",
+      sql`${t.amountMinor} > 0 or (${t.amountMinor} = 0 and ${t.status} = 'paid' and ${t.attemptCount} = 0)`,
+    ),
+    check("charges_adjustments_non_negative", sql`${t.discountMinor} >= 0 and ${t.creditMinor} >= 0`),
+    check(
+      "charges_discount_percent_range",
+      sql`${t.discountPercent} is null or ${t.discountPercent} between 1 and 99`,
+    ),
+    check("charges_kind_plan_change", sql`(${t.kind} = 'plan_change') = (${t.planChangeId} is not null)`),
     check("charges_currency_code", isCurrencyCode(t.currency)),
     check("charges_attempt_count_non_negative", sql`${t.attemptCount} >= 0`),
     check(
@@ -80,7 +107,7 @@ export const charges = pgTable(
     ),
     check(
       "charges_paid_has_settlement",
-      sql`${t.status} <> 'paid' or (${t.paidAt} is not null and ${t.paidTransactionId} is not null)`,
+      sql`${t.status} <> 'paid' or (${t.paidAt} is not null and (${t.paidTransactionId} is not null or ${t.amountMinor} = 0))`,
     ),
   ],
 );

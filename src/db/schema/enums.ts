@@ -58,3 +58,17 @@ export const breakerSignal = pgEnum("breaker_signal", BREAKER_SIGNALS);
 
 /** What an API key may do: everything, only read (GET), or read and the operations it names. */
 export const apiKeyScope = pgEnum("api_key_scope", ["full", "read_only", "restricted"]);
+
+/** Why a charge exists: a billing `period`, or the immediate difference of a plan `change`. */
+export const chargeKind = pgEnum("charge_kind", ["period", "plan_change"]);
+
+/** How a plan change is billed (billing/proration.ts). */
+export const prorationBehavior = pgEnum("proration_behavior", ["immediate_prorate", "at_period_end", "none"]);
+
+export const planChangeStatus = pgEnum("plan_change_status", ["scheduled", "applied", "canceled"]);
+
+/** A coupon takes a share of the price (`percentage`, 1-99) or an amount of money (`fixed`). */
+export const discountType = pgEnum("discount_type", ["percentage", "fixed"]);
+
+/** How many periods a coupon discounts: the first one, N of them, or every one. */
+export const couponDuration = pgEnum("coupon_duration", ["once", "repeating", "forever"]);

@@ -6,6 +6,7 @@ export * from "./api.js";
 export * from "./billing.js";
 export * from "./breaker.js";
 export * from "./catalog.js";
+export * from "./changes.js";
 export * from "./clock.js";
 export * from "./enums.js";
 export * from "./events.js";

@@ -51,6 +51,8 @@ export const subscriptions = pgTable(
     nextBillingAt: timestamptz("next_billing_at"),
     trialEnd: timestamptz("trial_end"),
     cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+    /** Owed to the customer (a downgrade's unused time), taken off the next charges first. */
+    creditMinor: amountMinor("credit_minor").notNull().default(0),
     canceledAt: timestamptz("canceled_at"),
     pausedAt: timestamptz("paused_at"),
     endedReason: text("ended_reason"),
@@ -78,6 +80,7 @@ export const subscriptions = pgTable(
     index("subscriptions_live_payment_method_idx")
       .on(t.paymentMethodId)
       .where(sql`${t.status} in ('trialing', 'active', 'past_due')`),
+    check("subscriptions_credit_non_negative", sql`${t.creditMinor} >= 0`),
     check("subscriptions_timezone_present", sql`btrim(${t.timezone}) <> ''`),
     check(
       "subscriptions_billing_only_when_live",
