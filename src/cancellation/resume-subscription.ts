@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import type { z } from "zod";
-import { IllegalTransitionError, periodContaining } from "../billing/index.js";
+import { IllegalTransitionError, periodContaining, type SubscriptionState } from "../billing/index.js";
 import { toInstant } from "../clock/index.js";
 import type { EngineContext } from "../context/index.js";
 import { plans, subscriptions } from "../db/schema/index.js";
@@ -9,15 +9,22 @@ import { recordEvent } from "../events/index.js";
 import { lifecycleRequest, lockSubscription } from "./subscription-row.js";
 
 /**
- * resumeSubscription: a paused subscription becomes active again. Rules: only `paused` resumes
- * (`unpaid → active` is a paid debt, not a resume); billing restarts at the next period boundary
- * after now, computed from the billing anchor with the plan's interval in the subscription's zone
- * (src/billing periods), so the anchor day is kept and the time already in the current period is
- * not charged. The current period becomes the one containing now, ending at next_billing_at.
- * Resuming an active subscription changes nothing.
+ * resumeSubscription undoes a pause or a pending cancellation. Rules:
+ * - a live subscription (trialing, active, past_due) set to cancel at period end keeps going: the
+ *   flag is cleared (event subscription.cancel_unscheduled) and nothing else changes, as its period
+ *   and next billing never moved;
+ * - a paused subscription becomes active again; only `paused` resumes that way (`unpaid → active` is
+ *   a paid debt, not a resume); billing restarts at the next period boundary after now, computed
+ *   from the billing anchor with the plan's interval in the subscription's zone (src/billing
+ *   periods), so the anchor day is kept and the time already in the current period is not charged.
+ *   The current period becomes the one containing now, ending at next_billing_at;
+ * - resuming an active subscription with nothing pending changes nothing.
  */
 
 export const resumeSubscriptionInput = lifecycleRequest;
+
+/** States the scheduler bills, where a scheduled cancellation waits for the period end. */
+const LIVE: readonly SubscriptionState[] = ["trialing", "active", "past_due"];
 export type ResumeSubscriptionInput = z.input<typeof resumeSubscriptionInput>;
 
 export interface ResumeResult {
@@ -34,6 +41,18 @@ export async function resumeSubscription(
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const row = await lockSubscription(tx, request.subscriptionId);
+    if (LIVE.includes(row.status) && row.cancelAtPeriodEnd && row.nextBillingAt) {
+      await tx.update(subscriptions).set({ cancelAtPeriodEnd: false }).where(eq(subscriptions.id, row.id));
+      await recordEvent(tx, {
+        type: "subscription.cancel_unscheduled",
+        actor: request.actor,
+        occurredAt: now,
+        subscriptionId: row.id,
+        customerId: row.customerId,
+        data: { status: row.status, reason: request.reason ?? null },
+      });
+      return { subscriptionId: row.id, nextBillingAt: toInstant(row.nextBillingAt), unchanged: false };
+    }
     if (row.status === "active" && row.nextBillingAt) {
       return { subscriptionId: row.id, nextBillingAt: toInstant(row.nextBillingAt), unchanged: true };
     }

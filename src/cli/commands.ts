@@ -121,6 +121,15 @@ function registerSubscriptions(program: Command, action: Actions): void {
     .argument("<id>", "subscription id", uuid)
     .option("--at-period-end", "keep it until the period paid for ends")
     .action(action(() => import("./actions/subscription-cancel.js"), "cancel"));
+
+  subscriptions
+    .command("resume")
+    .description(
+      "keep a subscription that was set to cancel at period end, or resume a paused one " +
+        "(billing restarts at the next period boundary)",
+    )
+    .argument("<id>", "subscription id", uuid)
+    .action(action(() => import("./actions/subscription-cancel.js"), "resume"));
 }
 
 function registerCharges(program: Command, action: Actions): void {

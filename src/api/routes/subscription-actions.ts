@@ -116,7 +116,11 @@ export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void 
     {
       schema: {
         tags: ["subscriptions"],
-        summary: "Resume a paused subscription; billing restarts at the next period boundary",
+        summary: "Resume a paused subscription, or keep one that was set to cancel at period end",
+        description:
+          "A live subscription (trialing, active, past_due) set to cancel at the end of its period keeps going: the cancellation is cleared (event `subscription.cancel_unscheduled`) and its period and next billing stay as they were. " +
+          "A paused subscription becomes active; billing restarts at the next period boundary after now, keeping the anchor day. " +
+          "An active subscription with nothing pending is answered unchanged; any other state is refused with 409.",
         params: idParams,
         headers: idempotencyHeaders,
         body: emptyBody,

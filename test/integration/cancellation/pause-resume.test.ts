@@ -2,7 +2,11 @@ import { eq } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IllegalTransitionError } from "../../../src/billing/index.js";
-import { pauseSubscription, resumeSubscription } from "../../../src/cancellation/index.js";
+import {
+  cancelSubscription,
+  pauseSubscription,
+  resumeSubscription,
+} from "../../../src/cancellation/index.js";
 import { events, subscriptions } from "../../../src/db/schema/index.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
 import { seedSubscription } from "../app/seed.js";
@@ -78,5 +82,63 @@ describe("pause and resume", () => {
       resumeSubscription(h.ctx, { subscriptionId: unpaid.subscription.id, actor: "cli" }),
     ).rejects.toBeInstanceOf(IllegalTransitionError);
     expect((await subscriptionRow(unpaid.subscription.id)).status).toBe("unpaid");
+  });
+
+  it("resuming a live subscription set to cancel at period end clears the cancellation only", async () => {
+    h.clock.set("2026-01-20T08:00:00Z");
+    for (const status of ["active", "trialing", "past_due"] as const) {
+      const { subscription } = await seedSubscription(h, { anchor: ANCHOR });
+      // A trial carries its end (a table check); the seed only writes the other states.
+      const trialEnd = status === "trialing" ? subscription.nextBillingAt : null;
+      await h.ctx.db
+        .update(subscriptions)
+        .set({ status, trialEnd })
+        .where(eq(subscriptions.id, subscription.id));
+      const request = { subscriptionId: subscription.id, actor: "customer:portal" };
+      await cancelSubscription(h.ctx, { ...request, mode: "at_period_end" });
+      const before = await subscriptionRow(subscription.id);
+      expect(before.cancelAtPeriodEnd).toBe(true);
+
+      const resumed = await resumeSubscription(h.ctx, request);
+
+      expect(resumed).toMatchObject({ unchanged: false });
+      expect(resumed.nextBillingAt.toISO()).toBe("2026-02-15T09:00:00.000Z");
+      const after = await subscriptionRow(subscription.id);
+      expect(after).toMatchObject({
+        status,
+        cancelAtPeriodEnd: false,
+        currentPeriodStart: before.currentPeriodStart,
+        currentPeriodEnd: before.currentPeriodEnd,
+        nextBillingAt: before.nextBillingAt,
+      });
+      // Nothing pending any more: resuming again is a no-op for an active one, refused for the others.
+      if (status === "active") {
+        expect(await resumeSubscription(h.ctx, request)).toMatchObject({ unchanged: true });
+      } else {
+        await expect(resumeSubscription(h.ctx, request)).rejects.toBeInstanceOf(IllegalTransitionError);
+      }
+      const types = await h.ctx.db
+        .select({ type: events.type, actor: events.actor })
+        .from(events)
+        .where(eq(events.subscriptionId, subscription.id))
+        .orderBy(events.id);
+      expect(types).toEqual([
+        { type: "subscription.cancel_scheduled", actor: "customer:portal" },
+        { type: "subscription.cancel_unscheduled", actor: "customer:portal" },
+      ]);
+    }
+  });
+
+  it("a canceled subscription does not resume", async () => {
+    h.clock.set("2026-01-20T08:00:00Z");
+    const canceled = await seedSubscription(h, { anchor: ANCHOR });
+    await cancelSubscription(h.ctx, {
+      subscriptionId: canceled.subscription.id,
+      actor: "cli",
+      mode: "immediately",
+    });
+    await expect(
+      resumeSubscription(h.ctx, { subscriptionId: canceled.subscription.id, actor: "cli" }),
+    ).rejects.toBeInstanceOf(IllegalTransitionError);
   });
 });
