@@ -10,6 +10,7 @@ import {
   type EnrollmentErrorCode,
 } from "../enrollment/index.js";
 import { GatewayError, GatewayUnavailableError } from "../gateway/index.js";
+import { PortalCustomerNotFoundError } from "../portal/index.js";
 import { RefundError, type RefundRefusal } from "../refunds/index.js";
 import { WebhookUrlRefusedError } from "../webhooks/index.js";
 import { ApiProblem, illegalTransition, notFound, validationFailed } from "./problem.js";
@@ -110,6 +111,7 @@ export function domainProblem(error: unknown): ApiProblem | undefined {
     return illegalTransition(error.subject, error.from, error.to, error.message);
   }
   if (error instanceof SubscriptionNotFoundError) return notFound("subscription", error.subscriptionId);
+  if (error instanceof PortalCustomerNotFoundError) return notFound("customer", error.customerId);
   if (error instanceof ChargeNotFoundError) return notFound("charge", error.chargeId);
   if (error instanceof ChargeNotHeldError) {
     return new ApiProblem(422, "charge_not_held", "Charge is not held for review", error.message, {

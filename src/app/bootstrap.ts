@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { DateTime } from "luxon";
 import { type Clock, systemClock } from "../clock/index.js";
-import { type Config, ConfigError, decodeKey } from "../config/index.js";
+import { type Config, ConfigError, decodeKey, publicUrlOf } from "../config/index.js";
 import { createDatabaseClock, type EngineContext } from "../context/index.js";
 import { type TokenVault, vaultFromConfig } from "../crypto/index.js";
 import { createDb, type DbClient, migrateDatabase } from "../db/index.js";
@@ -152,7 +152,7 @@ export async function createEngine(config: Config, options: EngineOptions = {}):
       logger,
     });
     const queues = createQueueSystem(queueSystemOptionsFromConfig(config, logger));
-    const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, "");
+    const publicUrl = publicUrlOf(config);
     const ctx: EngineContext = {
       config,
       db: database.db,

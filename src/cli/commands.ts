@@ -65,6 +65,17 @@ function registerCustomers(program: Command, action: Actions): void {
   customers.command("list").description("list customers, oldest first").action(action(load, "list"));
 }
 
+function registerPortalLink(program: Command, action: Actions): void {
+  program
+    .command("portal-link")
+    .description(
+      "print a single-use link into the customer portal (subscriptions, card, cancellation), " +
+        "valid for PORTAL_LINK_MINUTES",
+    )
+    .requiredOption("--customer <id|email>", "the customer's id or e-mail")
+    .action(action(() => import("./actions/portal.js"), "create"));
+}
+
 function registerEnroll(program: Command, action: Actions): void {
   program
     .command("enroll")
@@ -317,6 +328,7 @@ export function registerCommands(program: Command, action: Actions): void {
   registerMigrate(program, action);
   registerPlans(program, action);
   registerCustomers(program, action);
+  registerPortalLink(program, action);
   registerEnroll(program, action);
   registerImport(program, action);
   registerSubscriptions(program, action);

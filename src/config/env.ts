@@ -99,6 +99,14 @@ export const envSchema = z.object({
   BILLING_TIMEZONE: z.string().default("Asia/Qatar"),
   OPS_CACHE_SECONDS: int(0, 3600).default(30),
   OPS_SESSION_HOURS: int(1, 720).default(12),
+  // The customer portal (src/portal): how long a magic link opens, how long its session lasts (both
+  // on the billing clock), and whether customers may change plan there.
+  PORTAL_LINK_MINUTES: int(1, 7 * 24 * 60).default(60),
+  PORTAL_SESSION_MINUTES: int(1, 24 * 60).default(30),
+  PORTAL_PLAN_CHANGES: z
+    .enum(["true", "false"], { error: "expected true or false" })
+    .default("false")
+    .transform((value) => value === "true"),
   BILLING_BATCH_SIZE: int(1, 10_000).default(500),
   DUNNING_RETRY_DAYS: csvDays.default([1, 3, 5, 7]),
   DUNNING_TERMINAL_ACTION: z.enum(["unpaid", "cancel"]).default("unpaid"),

@@ -1,2 +1,3 @@
 export { type Config, ConfigError, decodeKey, envSchema, loadConfig } from "./env.js";
 export { explainListenError } from "./listen-error.js";
+export { publicUrlOf } from "./public-url.js";

@@ -12,6 +12,7 @@ import { PathOnlyLogController, pathOf } from "./log-controller.js";
 import { registerMetricsRoutes } from "./metrics-route.js";
 import { registerNewCardRoutes } from "./new-card-link.js";
 import { registerOpsRoutes } from "./ops/routes.js";
+import { registerPortalRoutes } from "./portal/routes.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -70,6 +71,7 @@ export function buildServer(
   registerNewCardRoutes(app, ctx);
   registerMerchantApi(app, ctx);
   registerOpsRoutes(app, ctx);
+  registerPortalRoutes(app, ctx);
   registerMetricsRoutes(app, ctx);
   return app;
 }

@@ -1,10 +1,17 @@
 import type { EngineContext } from "../../context/index.js";
 import { createCustomer, getCustomer, listCustomers } from "../../customers/index.js";
+import { createPortalLink } from "../../portal/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
 import { notFound } from "../problem.js";
-import { createCustomerBody, customerPage, customerSchema, presentCustomer } from "../schemas/catalog.js";
-import { idParams, pageQuery, problemReplies } from "../schemas/common.js";
+import {
+  createCustomerBody,
+  customerPage,
+  customerSchema,
+  portalLinkSchema,
+  presentCustomer,
+} from "../schemas/catalog.js";
+import { emptyBody, idParams, pageQuery, problemReplies } from "../schemas/common.js";
 
 export function customerRoutes(app: ApiApp, ctx: EngineContext): void {
   app.post(
@@ -61,6 +68,32 @@ export function customerRoutes(app: ApiApp, ctx: EngineContext): void {
       const customer = await getCustomer(ctx, request.params.id);
       if (!customer) throw notFound("customer", request.params.id);
       return presentCustomer(customer);
+    },
+  );
+
+  app.post(
+    "/customers/:id/portal-link",
+    {
+      schema: {
+        tags: ["customers"],
+        summary: "A magic link into the customer portal",
+        description:
+          "201 with a link that opens the customer portal once, until `expires_at` (PORTAL_LINK_MINUTES on the billing clock). " +
+          "There the customer sees their subscriptions, charges and invoices, updates their card, cancels at period end or keeps a pending cancellation. " +
+          "Only the link's SHA-256 is stored: it cannot be shown again, so ask for a new one instead. 404 for an unknown customer.",
+        params: idParams,
+        headers: idempotencyHeaders,
+        body: emptyBody,
+        response: {
+          201: portalLinkSchema,
+          401: problemReplies[401],
+          404: problemReplies[404],
+        },
+      },
+    },
+    async (request, reply) => {
+      const link = await createPortalLink(ctx, { customerId: request.params.id, actor: actorOf(request) });
+      return reply.code(201).send({ url: link.url, expires_at: link.expiresAt.toUTC().toISO() ?? "" });
     },
   );
 }

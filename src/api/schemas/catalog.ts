@@ -72,3 +72,10 @@ export function presentCustomer(customer: Customer): z.infer<typeof customerSche
 export const createCustomerBody = customerInputSchema;
 
 export const customerPage = pageOf(customerSchema);
+
+export const portalLinkSchema = z
+  .object({
+    url: z.url().describe("Opens the customer portal once; send it to the customer only"),
+    expires_at: timestamp.describe("After this (billing clock) the link no longer opens"),
+  })
+  .meta({ id: "PortalLink" });

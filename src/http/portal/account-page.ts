@@ -1,0 +1,125 @@
+import type {
+  AccountCharge,
+  AccountInvoice,
+  AccountSubscription,
+  CustomerAccount,
+  PortalSession,
+} from "../../portal/index.js";
+import { html, type Raw } from "../ops/html.js";
+import { amount, card, date, fill } from "./format.js";
+import type { Language, NoticeKey, PortalText } from "./i18n.js";
+import { portalLayout } from "./layout.js";
+
+/**
+ * GET /portal: the customer's subscriptions with what they may do to each, their recent charges and
+ * invoices. Each action is a POST form carrying the session's CSRF token and the page's language;
+ * canceling goes through a confirmation page first (a plain link to it).
+ */
+
+export interface AccountPageInput {
+  session: PortalSession;
+  account: CustomerAccount;
+  language: Language;
+  text: PortalText;
+  zone: string;
+  notice?: NoticeKey;
+}
+
+const LIVE = new Set(["trialing", "active", "past_due"]);
+
+const hidden = (csrf: string, language: Language) =>
+  html`<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="lang" value="${language}">`;
+
+function actions(sub: AccountSubscription, input: AccountPageInput): Raw {
+  const { text, language, session } = input;
+  const base = `/portal/subscriptions/${sub.id}`;
+  const forms: Raw[] = [];
+  if (sub.status !== "canceled") {
+    forms.push(html`<form method="post" action="${base}/card">${hidden(session.csrfToken, language)}
+<button type="submit" data-action="card">${text.updateCard}</button></form>`);
+  }
+  if (LIVE.has(sub.status) && sub.cancelAtPeriodEnd) {
+    forms.push(html`<form method="post" action="${base}/resume">${hidden(session.csrfToken, language)}
+<button type="submit" data-action="resume">${text.resume}</button></form>`);
+  }
+  if (LIVE.has(sub.status) && !sub.cancelAtPeriodEnd) {
+    forms.push(
+      html`<a class="button secondary" data-action="cancel" href="${base}/cancel?lang=${language}">${text.cancel}</a>`,
+    );
+  }
+  return html`<div class="actions">${forms}</div>`;
+}
+
+function subscriptionCard(sub: AccountSubscription, input: AccountPageInput): Raw {
+  const { text, zone } = input;
+  const state = text.subscriptionStates[sub.status as keyof PortalText["subscriptionStates"]] ?? sub.status;
+  const pending =
+    LIVE.has(sub.status) && sub.cancelAtPeriodEnd
+      ? html`<p class="pending" data-pending-cancel>${fill(text.endsOn, { date: date(sub.currentPeriodEnd ?? sub.nextBillingAt, text, zone) })}</p>`
+      : "";
+  return html`<article class="subscription" data-subscription="${sub.id}" data-status="${sub.status}">
+<h3>${sub.planName} <span class="status status-${sub.status}">${state}</span></h3>
+<dl>
+<dt>${text.price}</dt><dd>${amount(sub.amountMinor, sub.currency)} <span class="muted">${text.every(sub.intervalCount, sub.intervalUnit)}</span></dd>
+<dt>${text.currentPeriod}</dt><dd>${date(sub.currentPeriodStart, text, zone)} – ${date(sub.currentPeriodEnd, text, zone)}</dd>
+<dt>${text.nextBilling}</dt><dd>${LIVE.has(sub.status) && !sub.cancelAtPeriodEnd ? date(sub.nextBillingAt, text, zone) : html`<span class="none">–</span>`}</dd>
+<dt>${text.card}</dt><dd class="card">${card(sub, text, zone)}</dd>
+</dl>
+${pending}
+${actions(sub, input)}
+</article>`;
+}
+
+function chargeRow(charge: AccountCharge, text: PortalText, zone: string): Raw {
+  const state = text.chargeStates[charge.status as keyof PortalText["chargeStates"]] ?? charge.status;
+  return html`<tr data-charge="${charge.id}"><td>${date(charge.paidAt ?? charge.periodStart, text, zone)}</td>
+<td>${charge.planName}</td><td class="amount">${amount(charge.amountMinor, charge.currency)}</td>
+<td><span class="status status-${charge.status}">${state}</span></td></tr>`;
+}
+
+function invoiceRow(invoice: AccountInvoice, text: PortalText, zone: string): Raw {
+  const state = text.invoiceStates[invoice.status as keyof PortalText["invoiceStates"]] ?? invoice.status;
+  const number = invoice.number ? html`<span class="num" dir="ltr">${invoice.number}</span>` : "–";
+  // Only a link the gateway gave us over https is offered; anything else is shown as text.
+  const link =
+    invoice.link && /^https?:\/\//.test(invoice.link)
+      ? html`<a href="${invoice.link}" rel="noopener noreferrer" target="_blank">${text.view}</a>`
+      : "";
+  return html`<tr><td>${number}</td><td>${date(invoice.createdAt, text, zone)}</td>
+<td class="amount">${amount(invoice.amountMinor, invoice.currency)}</td><td>${state}</td><td>${link}</td></tr>`;
+}
+
+export function accountPage(input: AccountPageInput): string {
+  const { session, account, language, text, zone, notice } = input;
+  const subs = account.subscriptions.map((sub) => subscriptionCard(sub, input));
+  const charges = account.charges.map((charge) => chargeRow(charge, text, zone));
+  const invoices = account.invoices.map((invoice) => invoiceRow(invoice, text, zone));
+  const toggle = `/portal?lang=${language === "ar" ? "en" : "ar"}`;
+  return portalLayout(
+    {
+      language,
+      text,
+      title: text.title,
+      signedIn: { csrfToken: session.csrfToken, otherLanguageHref: toggle },
+    },
+    html`<h1>${fill(text.greeting, { name: html`<bdi>${session.name ?? session.email}</bdi>` })}</h1>
+${notice ? html`<p class="notice" id="notice" role="status">${text.notices[notice]}</p>` : ""}
+<section id="subscriptions"><h2>${text.subscriptions}</h2>
+${subs.length > 0 ? subs : html`<p class="empty">${text.noSubscriptions}</p>`}
+</section>
+<section id="charges"><h2>${text.charges}</h2>
+${
+  charges.length > 0
+    ? html`<table><thead><tr><th>${text.date}</th><th>${text.plan}</th><th>${text.amount}</th><th>${text.status}</th></tr></thead><tbody>${charges}</tbody></table>`
+    : html`<p class="empty">${text.noCharges}</p>`
+}
+</section>
+<section id="invoices"><h2>${text.invoices}</h2>
+${
+  invoices.length > 0
+    ? html`<table><thead><tr><th>${text.number}</th><th>${text.date}</th><th>${text.amount}</th><th>${text.status}</th><th></th></tr></thead><tbody>${invoices}</tbody></table>`
+    : html`<p class="empty">${text.noInvoices}</p>`
+}
+</section>`,
+  );
+}

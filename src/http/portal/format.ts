@@ -1,0 +1,54 @@
+import { DateTime } from "luxon";
+import { toDecimalString } from "../../money/index.js";
+import { esc, html, Raw, raw } from "../ops/html.js";
+import type { PortalText } from "./i18n.js";
+
+/**
+ * Values inside the portal's sentences. Amounts and card digits are written left to right in a
+ * dir="ltr" span, so "100.00 QAR" or "•••• 1111" never reorders inside Arabic text; dates are
+ * isolated in <bdi> (an Arabic date reads right to left, an English one left to right). Digits are
+ * Latin in both languages, as card statements and the gateway's pages show them.
+ */
+
+export function amount(minor: number, currency: string): Raw {
+  return html`<span class="num" dir="ltr">${toDecimalString(minor, currency)} ${currency}</span>`;
+}
+
+export function date(value: Date | null, text: PortalText, zone: string): Raw {
+  if (value === null) return html`<span class="none">–</span>`;
+  const formatted = DateTime.fromJSDate(value, { zone })
+    .reconfigure({ locale: text.locale, numberingSystem: "latn" })
+    .toFormat("d MMM yyyy");
+  return html`<bdi class="date">${formatted}</bdi>`;
+}
+
+/** The current card: its digits and expiry when known, else when it was saved. */
+export function card(
+  sub: { cardLast4: string | null; cardExpiry: string | null; cardSavedAt: Date | null },
+  text: PortalText,
+  zone: string,
+): Raw {
+  if (sub.cardLast4) {
+    const expiry = sub.cardExpiry
+      ? html` <span class="muted">${text.expires} <span class="num" dir="ltr">${sub.cardExpiry}</span></span>`
+      : "";
+    return html`<span class="num" dir="ltr">•••• ${sub.cardLast4}</span>${expiry}`;
+  }
+  if (sub.cardSavedAt) return fill(text.cardSaved, { date: date(sub.cardSavedAt, text, zone) });
+  return html`<span class="none">${text.noCard}</span>`;
+}
+
+/** A translated sentence with its {placeholders} replaced by values (escaped unless Raw). */
+export function fill(template: string, values: Record<string, Raw | string>): Raw {
+  return raw(
+    template
+      .split(/(\{[a-z]+\})/)
+      .map((part) => {
+        const name = /^\{([a-z]+)\}$/.exec(part)?.[1];
+        if (name === undefined || !(name in values)) return esc(part);
+        const value = values[name];
+        return value instanceof Raw ? value.html : esc(value);
+      })
+      .join(""),
+  );
+}

@@ -1,0 +1,244 @@
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { EngineContext } from "../../context/index.js";
+import {
+  closePortalSession,
+  customerAccount,
+  findPortalSession,
+  type OwnSubscription,
+  openPortalLink,
+  ownSubscription,
+  type PortalSession,
+  portalCsrfMatches,
+} from "../../portal/index.js";
+import { accountPage } from "./account-page.js";
+import { type ActionOutcome, cancelAtPeriodEnd, resumePendingCancellation, updateCard } from "./actions.js";
+import { confirmCancelPage } from "./confirm-page.js";
+import { isLanguage, isNotice, type Language, TEXT } from "./i18n.js";
+import { messagePage } from "./layout.js";
+
+/**
+ * The customer portal under /portal, built as the ops dashboard is (src/http/ops/routes.ts):
+ * - GET /portal/open?token=… opens a magic link once (src/portal), sets an HttpOnly, SameSite=Strict
+ *   session cookie scoped to /portal, and sends the browser to /portal with a 303, so the secret
+ *   leaves the address bar; a used, expired or unknown link gets a page saying to ask for a new one;
+ * - every other page and action needs a live session; every action is a POST whose Origin, when the
+ *   browser sends one, is this host, and whose form carries the session's CSRF token; each acts only
+ *   on a subscription of the session's customer (any other id is answered 404);
+ * - pages allow scripts and styles from /portal/assets only (there is no script), are never
+ *   cached, never framed, and send no referrer off the site.
+ */
+
+const COOKIE = "billing_portal";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CSS = join(dirname(fileURLToPath(import.meta.url)), "assets", "portal.css");
+/**
+ * form-action is enforced on a form's redirects too: the card form ends at the gateway's hosted
+ * checkout, whose host the gateway chooses (the interface does not name it), so https origins and
+ * the configured gateway's own may receive it. Every form on these pages is ours (all values are
+ * escaped), so this widens nothing an attacker controls.
+ */
+function contentSecurityPolicy(ctx: EngineContext): string {
+  const gateways = [ctx.config.GATEWAY_BASE_URL, ctx.config.GATEWAY_LEGACY_URL]
+    .filter((url): url is string => url !== undefined)
+    .map((url) => new URL(url).origin);
+  const formAction = ["'self'", "https:", ...new Set(gateways)].join(" ");
+  return `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+}
+const HTML = "text/html; charset=utf-8";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    portalSession?: PortalSession;
+  }
+}
+
+function cookieOf(request: FastifyRequest): string | undefined {
+  for (const part of (request.headers.cookie ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === COOKIE) return value.join("=");
+  }
+  return undefined;
+}
+
+function sessionCookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
+  const secure = request.protocol === "https" ? "; Secure" : "";
+  return `${COOKIE}=${value}; Path=/portal; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+function sameHost(origin: string, host: string | undefined): boolean {
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+/** The language asked for (?lang= or a form's lang), else the customer's own, else English. */
+function languageOf(request: FastifyRequest, fallback: Language = "en"): Language {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  if (isLanguage(query.lang)) return query.lang;
+  if (isLanguage(body.lang)) return body.lang;
+  return fallback;
+}
+
+export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): void {
+  app.register(
+    async (portal) => {
+      let css: Buffer | undefined;
+      const csp = contentSecurityPolicy(ctx);
+      const zone = ctx.config.BILLING_TIMEZONE;
+
+      portal.addHook("onSend", async (_request, reply) => {
+        reply.header("content-security-policy", csp);
+        reply.header("x-frame-options", "DENY");
+        reply.header("x-content-type-options", "nosniff");
+        // same-origin: the link's secret never leaves in a Referer, and our own forms keep an Origin.
+        reply.header("referrer-policy", "same-origin");
+        if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+      });
+
+      portal.addHook("onRequest", async (request, reply) => {
+        const path = request.url.split("?")[0] ?? "";
+        if (path === "/portal/open" || path.startsWith("/portal/assets/")) return;
+        const session = await findPortalSession(ctx, cookieOf(request));
+        if (!session) {
+          const language = languageOf(request);
+          const text = TEXT[language];
+          return reply
+            .code(401)
+            .type(HTML)
+            .send(messagePage(language, text, text.sessionTitle, text.sessionBody));
+        }
+        // A POST from another site is refused before its body is read (the CSRF token comes next).
+        const origin = request.headers.origin;
+        if (request.method === "POST" && origin !== undefined && !sameHost(origin, request.headers.host)) {
+          return reply.code(403).type("text/plain").send("cross-site request refused");
+        }
+        request.portalSession = session;
+      });
+
+      portal.addHook("preHandler", async (request, reply) => {
+        if (request.method !== "POST" || !request.portalSession) return;
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        if (!portalCsrfMatches(request.portalSession, body.csrf)) {
+          return reply.code(403).type("text/plain").send("the form is stale or forged: reload the page");
+        }
+      });
+
+      portal.get("/assets/portal.css", async (_request, reply) => {
+        css ??= await readFile(CSS);
+        return reply
+          .header("cache-control", "public, max-age=3600")
+          .type("text/css; charset=utf-8")
+          .send(css);
+      });
+
+      portal.get("/open", async (request, reply) => {
+        const opened = await openPortalLink(ctx, (request.query as Record<string, unknown>).token);
+        if (!opened.opened) {
+          request.log.warn({ reason: opened.reason }, "refused a portal link");
+          const text = TEXT[opened.language];
+          return reply
+            .code(opened.reason === "used_or_expired" ? 410 : 403)
+            .type(HTML)
+            .send(messagePage(opened.language, text, text.linkTitle, text.linkBody));
+        }
+        request.log.info({ customerId: opened.customerId }, "portal link opened");
+        return reply
+          .code(303)
+          .header("set-cookie", sessionCookie(request, opened.secret, ctx.config.PORTAL_SESSION_MINUTES * 60))
+          .header("location", "/portal")
+          .send();
+      });
+
+      portal.post("/logout", async (request, reply) => {
+        await closePortalSession(ctx.db.$client, cookieOf(request));
+        const language = languageOf(request, request.portalSession?.language);
+        return reply
+          .code(303)
+          .header("set-cookie", sessionCookie(request, "", 0))
+          .header("location", `/portal?lang=${language}`)
+          .send();
+      });
+
+      portal.get("/", async (request, reply) => {
+        const session = request.portalSession as PortalSession;
+        const language = languageOf(request, session.language);
+        const account = await customerAccount(ctx, session.customerId);
+        const done = (request.query as Record<string, unknown>).done;
+        const page = accountPage({
+          session,
+          account,
+          language,
+          text: TEXT[language],
+          zone,
+          notice: isNotice(done) ? done : undefined,
+        });
+        return reply.type(HTML).send(page);
+      });
+
+      /** The session customer's subscription named in the path, or a 404 page (and null). */
+      const own = async (request: FastifyRequest, reply: FastifyReply): Promise<OwnSubscription | null> => {
+        const session = request.portalSession as PortalSession;
+        const { id } = request.params as { id: string };
+        const found = UUID.test(id) ? await ownSubscription(ctx, session.customerId, id) : null;
+        if (!found) {
+          const language = languageOf(request, session.language);
+          const text = TEXT[language];
+          reply
+            .code(404)
+            .type(HTML)
+            .send(messagePage(language, text, text.notices.refused, ""));
+        }
+        return found;
+      };
+
+      const answer = (request: FastifyRequest, reply: FastifyReply, outcome: ActionOutcome) => {
+        if ("checkoutUrl" in outcome) return reply.redirect(outcome.checkoutUrl, 303);
+        const language = languageOf(request, (request.portalSession as PortalSession).language);
+        return reply.redirect(`/portal?lang=${language}&done=${outcome.notice}`, 303);
+      };
+
+      portal.get("/subscriptions/:id/cancel", async (request, reply) => {
+        const sub = await own(request, reply);
+        if (!sub) return reply;
+        const session = request.portalSession as PortalSession;
+        const language = languageOf(request, session.language);
+        const account = await customerAccount(ctx, session.customerId);
+        const subscription = account.subscriptions.find((row) => row.id === sub.id);
+        if (!subscription) return reply;
+        return reply
+          .type(HTML)
+          .send(confirmCancelPage({ session, subscription, language, text: TEXT[language], zone }));
+      });
+
+      portal.post("/subscriptions/:id/cancel", async (request, reply) => {
+        const sub = await own(request, reply);
+        if (!sub) return reply;
+        // Without the confirmation page's confirm=yes, nothing is canceled: the customer is asked.
+        if ((request.body as Record<string, unknown>).confirm !== "yes") {
+          const language = languageOf(request, (request.portalSession as PortalSession).language);
+          return reply.redirect(`/portal/subscriptions/${sub.id}/cancel?lang=${language}`, 303);
+        }
+        return answer(request, reply, await cancelAtPeriodEnd(ctx, sub));
+      });
+
+      portal.post("/subscriptions/:id/resume", async (request, reply) => {
+        const sub = await own(request, reply);
+        if (!sub) return reply;
+        return answer(request, reply, await resumePendingCancellation(ctx, sub));
+      });
+
+      portal.post("/subscriptions/:id/card", async (request, reply) => {
+        const sub = await own(request, reply);
+        if (!sub) return reply;
+        return answer(request, reply, await updateCard(ctx, sub));
+      });
+    },
+    { prefix: "/portal" },
+  );
+}

@@ -1,0 +1,125 @@
+import { desc, eq, inArray } from "drizzle-orm";
+import type { IntervalUnit } from "../billing/index.js";
+import type { EngineContext } from "../context/index.js";
+import { charges, invoices, paymentMethods, plans, subscriptions } from "../db/schema/index.js";
+
+/**
+ * What the portal shows a customer: their subscriptions (with plan and card), their latest charges
+ * and invoices. Read only, always for one customer id: the session's, never one from the request.
+ */
+
+export interface AccountSubscription {
+  id: string;
+  status: string;
+  planId: string;
+  planName: string;
+  amountMinor: number;
+  currency: string;
+  intervalUnit: IntervalUnit;
+  intervalCount: number;
+  currentPeriodStart: Date | null;
+  currentPeriodEnd: Date | null;
+  nextBillingAt: Date | null;
+  trialEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
+  canceledAt: Date | null;
+  /** The gateway does not tell a checkout's card digits: only imported cards carry them. */
+  cardLast4: string | null;
+  cardExpiry: string | null;
+  /** When the current card was saved; null when there is none. */
+  cardSavedAt: Date | null;
+}
+
+export interface AccountCharge {
+  id: string;
+  subscriptionId: string;
+  planName: string;
+  periodStart: Date;
+  amountMinor: number;
+  currency: string;
+  status: string;
+  paidAt: Date | null;
+}
+
+export interface AccountInvoice {
+  number: string | null;
+  link: string | null;
+  status: string;
+  amountMinor: number;
+  currency: string;
+  createdAt: Date;
+}
+
+export interface CustomerAccount {
+  subscriptions: AccountSubscription[];
+  charges: AccountCharge[];
+  invoices: AccountInvoice[];
+}
+
+const RECENT = 12;
+
+export async function customerAccount(
+  ctx: Pick<EngineContext, "db">,
+  customerId: string,
+): Promise<CustomerAccount> {
+  const { db } = ctx;
+  const subscriptionRows = await db
+    .select({
+      id: subscriptions.id,
+      status: subscriptions.status,
+      planId: plans.id,
+      planName: plans.name,
+      amountMinor: plans.amountMinor,
+      currency: plans.currency,
+      intervalUnit: plans.intervalUnit,
+      intervalCount: plans.intervalCount,
+      currentPeriodStart: subscriptions.currentPeriodStart,
+      currentPeriodEnd: subscriptions.currentPeriodEnd,
+      nextBillingAt: subscriptions.nextBillingAt,
+      trialEnd: subscriptions.trialEnd,
+      cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd,
+      canceledAt: subscriptions.canceledAt,
+      cardLast4: paymentMethods.cardLast4,
+      cardExpiry: paymentMethods.cardExpiryMonth,
+      cardSavedAt: paymentMethods.issuedAt,
+    })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .leftJoin(paymentMethods, eq(paymentMethods.id, subscriptions.paymentMethodId))
+    .where(eq(subscriptions.customerId, customerId))
+    .orderBy(desc(subscriptions.createdAt));
+  const ids = subscriptionRows.map((row) => row.id);
+  if (ids.length === 0) return { subscriptions: [], charges: [], invoices: [] };
+  const chargeRows = await db
+    .select({
+      id: charges.id,
+      subscriptionId: charges.subscriptionId,
+      planName: plans.name,
+      periodStart: charges.periodStart,
+      amountMinor: charges.amountMinor,
+      currency: charges.currency,
+      status: charges.status,
+      paidAt: charges.paidAt,
+    })
+    .from(charges)
+    .innerJoin(subscriptions, eq(subscriptions.id, charges.subscriptionId))
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(inArray(charges.subscriptionId, ids))
+    .orderBy(desc(charges.periodStart), desc(charges.createdAt))
+    .limit(RECENT);
+  const invoiceRows = await db
+    .select({
+      number: invoices.number,
+      link: invoices.link,
+      status: invoices.status,
+      amountMinor: invoices.amountMinor,
+      currency: invoices.currency,
+      createdAt: invoices.createdAt,
+    })
+    .from(invoices)
+    .innerJoin(charges, eq(charges.id, invoices.chargeId))
+    .where(inArray(charges.subscriptionId, ids))
+    .orderBy(desc(invoices.createdAt))
+    .limit(RECENT);
+  return { subscriptions: subscriptionRows, charges: chargeRows, invoices: invoiceRows };
+}

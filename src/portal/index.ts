@@ -1,0 +1,21 @@
+/**
+ * The customer portal's services: magic links (create, open once), sessions, and what a customer
+ * sees. The pages and their actions are in src/http/portal.
+ */
+export {
+  createPortalLink,
+  PORTAL_OPEN_PATH,
+  type PortalLink,
+  type PortalLinkInput,
+} from "./create-portal-link.js";
+export {
+  type AccountCharge,
+  type AccountInvoice,
+  type AccountSubscription,
+  type CustomerAccount,
+  customerAccount,
+} from "./customer-account.js";
+export { PortalCustomerNotFoundError } from "./errors.js";
+export { type OpenedPortalLink, openPortalLink } from "./open-portal-link.js";
+export { type OwnSubscription, ownSubscription } from "./own-subscription.js";
+export { closePortalSession, findPortalSession, type PortalSession, portalCsrfMatches } from "./sessions.js";

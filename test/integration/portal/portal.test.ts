@@ -1,0 +1,265 @@
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { enrollments, events, portalLinks, portalSessions } from "../../../src/db/schema/index.js";
+import { type EnrollmentWorld, startEnrollmentWorld, subscriptionOf } from "../enrollment/support.js";
+import { linkFor, payingCustomer, signIn } from "./support.js";
+
+/**
+ * The customer portal over HTTP: a magic link opens once and only before it expires (billing
+ * clock); pages and actions need the session cookie, the form's CSRF token and a same-origin POST;
+ * a customer acts only on their own subscriptions; canceling at period end (confirmed) and keeping
+ * the subscription work through the pages.
+ */
+let world: EnrollmentWorld;
+let alice: Awaited<ReturnType<typeof payingCustomer>>;
+let bob: Awaited<ReturnType<typeof payingCustomer>>;
+
+const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
+const secretOf = (url: string) => new URL(url).searchParams.get("token") ?? "";
+
+beforeAll(async () => {
+  world = await startEnrollmentWorld();
+  alice = await payingCustomer(world, { name: "Alice" });
+  bob = await payingCustomer(world, { name: "Bob", language: "ar" });
+}, 60_000);
+afterAll(() => world?.close());
+
+describe("magic links", () => {
+  it("opens once: a session cookie and a 303 to /portal; only the secret's hash is stored", async () => {
+    const link = await linkFor(world, alice.customerId);
+    expect(link.url).toMatch(new RegExp(`^${world.server.url}/portal/open\\?token=[A-Za-z0-9_-]{43}$`));
+    expect(link.expiresAt.toISO()).toBe(world.h.clock.now().plus({ minutes: 60 }).toISO());
+    const [row] = await world.h.ctx.db
+      .select()
+      .from(portalLinks)
+      .where(eq(portalLinks.tokenHash, sha256(secretOf(link.url))));
+    expect(row).toMatchObject({ customerId: alice.customerId, createdBy: "test", usedAt: null });
+    const stored = JSON.stringify(await world.h.ctx.db.select().from(portalLinks));
+    expect(stored).not.toContain(secretOf(link.url));
+
+    const opened = await fetch(link.url, { redirect: "manual" });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get("location")).toBe("/portal");
+    expect(opened.headers.get("referrer-policy")).toBe("same-origin");
+    const cookie = opened.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(
+      /^billing_portal=[A-Za-z0-9_-]{43}; Path=\/portal; HttpOnly; SameSite=Strict; Max-Age=1800$/,
+    );
+    const page = await fetch(`${world.server.url}/portal`, { headers: { cookie: cookie.split(";")[0]! } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<html lang="en" dir="ltr">');
+    expect(html).toContain("Hello, <bdi>Alice</bdi>");
+    expect(html).toContain(`data-subscription="${alice.id}"`);
+    expect(html).toContain('<span class="num" dir="ltr">100.00 QAR</span>');
+    // A checkout's card has no digits to show (the gateway does not say them): when it was saved.
+    expect(html).toContain('Saved on <bdi class="date">15 Jan 2026</bdi>');
+    expect(html).toContain('<dt>Next billing</dt><dd><bdi class="date">15 Feb 2026</bdi></dd>');
+    expect(html).toMatch(/<tr data-charge="[0-9a-f-]{36}"><td><bdi class="date">15 Jan 2026<\/bdi><\/td>/);
+    expect(html).toContain(`<span class="num" dir="ltr">INV-${alice.id.slice(0, 8)}</span>`);
+    expect(html).toContain(`href="https://invoices.example/${alice.id}"`);
+    expect(html).not.toContain(`data-subscription="${bob.id}"`);
+
+    const again = await fetch(link.url, { redirect: "manual" });
+    expect(again.status).toBe(410);
+    expect(again.headers.get("set-cookie")).toBeNull();
+    expect(await again.text()).toContain("Please ask us for a new link.");
+    expect(await world.h.ctx.db.select().from(portalSessions)).toHaveLength(1);
+  });
+
+  it("two opens at once make one session", async () => {
+    const link = await linkFor(world, alice.customerId);
+    const before = (await world.h.ctx.db.select().from(portalSessions)).length;
+    const statuses = await Promise.all(
+      [1, 2, 3].map(async () => (await fetch(link.url, { redirect: "manual" })).status),
+    );
+    expect(statuses.sort()).toEqual([303, 410, 410]);
+    expect(await world.h.ctx.db.select().from(portalSessions)).toHaveLength(before + 1);
+  });
+
+  it("expires on the billing clock: a link and a session age with it", async () => {
+    const link = await linkFor(world, bob.customerId);
+    const browser = await signIn(world, bob.customerId);
+    world.h.clock.advance({ minutes: 61 });
+    const expired = await fetch(link.url, { redirect: "manual" });
+    expect(expired.status).toBe(410);
+    const page = await expired.text();
+    // Bob reads Arabic: the refusal is in his language, right to left.
+    expect(page).toContain('<html lang="ar" dir="rtl">');
+    expect(page).toContain("يُرجى أن تطلب منا رابطاً جديداً");
+    const ended = await browser.get("/portal");
+    expect(ended.status).toBe(401);
+    expect(await ended.text()).toContain("Your session has ended");
+  });
+
+  it("refuses a tampered, a malformed or a missing secret", async () => {
+    const link = await linkFor(world, alice.customerId);
+    const secret = secretOf(link.url);
+    const tampered = `${secret.slice(0, -1)}${secret.endsWith("A") ? "B" : "A"}`;
+    for (const token of [tampered, "short", `${secret}x`, ""]) {
+      const response = await fetch(`${world.server.url}/portal/open?token=${encodeURIComponent(token)}`, {
+        redirect: "manual",
+      });
+      expect(response.status).toBe(403);
+      expect(response.headers.get("set-cookie")).toBeNull();
+    }
+    expect((await fetch(`${world.server.url}/portal/open`, { redirect: "manual" })).status).toBe(403);
+    // The real one still opens: refusals did not use it up.
+    expect((await fetch(link.url, { redirect: "manual" })).status).toBe(303);
+  });
+});
+
+describe("pages and actions", () => {
+  it("sends the portal's security headers", async () => {
+    const browser = await signIn(world, alice.customerId);
+    const page = await browser.get("/portal");
+    expect(page.headers.get("content-security-policy")).toMatch(
+      /^default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self' https: http:\/\/127\.0\.0\.1:\d+; frame-ancestors 'none'; base-uri 'none'$/,
+    );
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    const html = await page.text();
+    expect(html).not.toMatch(/<script|style=|<style/);
+    const css = await browser.get("/portal/assets/portal.css");
+    expect(css.status).toBe(200);
+    expect(await css.text()).toContain("margin-inline");
+  });
+
+  it("needs the session cookie for every page and action", async () => {
+    const browser = await signIn(world, alice.customerId);
+    const csrf = await browser.csrf();
+    browser.cookie = undefined;
+    expect((await browser.get("/portal")).status).toBe(401);
+    expect((await browser.get(`/portal/subscriptions/${alice.id}/cancel`)).status).toBe(401);
+    const post = await browser.post(`/portal/subscriptions/${alice.id}/cancel`, { csrf, confirm: "yes" });
+    expect(post.status).toBe(401);
+    browser.cookie = "billing_portal=forged-secret-of-the-right-length-xxxxxxxxxxxxxxx";
+    expect((await browser.get("/portal")).status).toBe(401);
+    expect((await subscriptionOf(world.h, alice.id)).cancelAtPeriodEnd).toBe(false);
+  });
+
+  it("refuses a form without the session's CSRF token, and a POST from another site", async () => {
+    const browser = await signIn(world, alice.customerId);
+    const csrf = await browser.csrf();
+    const other = await signIn(world, alice.customerId);
+    const otherCsrf = await other.csrf();
+    const path = `/portal/subscriptions/${alice.id}/cancel`;
+    expect((await browser.post(path, { confirm: "yes" })).status).toBe(403);
+    expect((await browser.post(path, { confirm: "yes", csrf: "x".repeat(43) })).status).toBe(403);
+    // Another session's token (the same customer's) is not this session's.
+    expect((await browser.post(path, { confirm: "yes", csrf: otherCsrf })).status).toBe(403);
+    const crossSite = await browser.post(path, { confirm: "yes", csrf }, { origin: "https://evil.example" });
+    expect(crossSite.status).toBe(403);
+    expect(await crossSite.text()).toBe("cross-site request refused");
+    const card = await browser.post(`/portal/subscriptions/${alice.id}/card`, { csrf: "nope" });
+    expect(card.status).toBe(403);
+    expect((await subscriptionOf(world.h, alice.id)).cancelAtPeriodEnd).toBe(false);
+    const pending = await world.h.ctx.db
+      .select()
+      .from(enrollments)
+      .where(eq(enrollments.subscriptionId, alice.id));
+    expect(pending.filter((row) => row.status === "pending")).toEqual([]);
+  });
+
+  it("answers 404 for another customer's subscription, and changes nothing", async () => {
+    const browser = await signIn(world, alice.customerId);
+    const csrf = await browser.csrf();
+    expect((await browser.get(`/portal/subscriptions/${bob.id}/cancel`)).status).toBe(404);
+    for (const action of ["cancel", "resume", "card"]) {
+      const response = await browser.post(`/portal/subscriptions/${bob.id}/${action}`, {
+        csrf,
+        confirm: "yes",
+      });
+      expect(response.status).toBe(404);
+    }
+    expect((await browser.post("/portal/subscriptions/not-a-uuid/cancel", { csrf })).status).toBe(404);
+    const after = await subscriptionOf(world.h, bob.id);
+    expect(after).toMatchObject({ status: "active", cancelAtPeriodEnd: false });
+  });
+
+  it("cancels at period end only after the confirmation, and keeps the subscription when asked", async () => {
+    const browser = await signIn(world, alice.customerId);
+    const csrf = await browser.csrf();
+    const page = await (await browser.get("/portal")).text();
+    expect(page).toContain(`href="/portal/subscriptions/${alice.id}/cancel?lang=en"`);
+
+    // Without confirm=yes the customer is only asked.
+    const unconfirmed = await browser.post(`/portal/subscriptions/${alice.id}/cancel`, { csrf });
+    expect(unconfirmed.status).toBe(303);
+    expect(unconfirmed.headers.get("location")).toBe(`/portal/subscriptions/${alice.id}/cancel?lang=en`);
+    expect((await subscriptionOf(world.h, alice.id)).cancelAtPeriodEnd).toBe(false);
+    const confirm = await (await browser.get(`/portal/subscriptions/${alice.id}/cancel?lang=en`)).text();
+    expect(confirm).toContain("Cancel your subscription?");
+    expect(confirm).toContain('name="confirm" value="yes"');
+
+    const canceled = await browser.post(`/portal/subscriptions/${alice.id}/cancel`, {
+      csrf,
+      confirm: "yes",
+      lang: "en",
+    });
+    expect(canceled.status).toBe(303);
+    expect(canceled.headers.get("location")).toBe("/portal?lang=en&done=canceled");
+    const row = await subscriptionOf(world.h, alice.id);
+    expect(row).toMatchObject({ status: "active", cancelAtPeriodEnd: true });
+    const after = await (await browser.get("/portal?done=canceled")).text();
+    expect(after).toContain("Your subscription will end at the end of the current period.");
+    expect(after).toContain("data-pending-cancel");
+    expect(after).toContain(`action="/portal/subscriptions/${alice.id}/resume"`);
+
+    const resumed = await browser.post(`/portal/subscriptions/${alice.id}/resume`, { csrf, lang: "en" });
+    expect(resumed.headers.get("location")).toBe("/portal?lang=en&done=resumed");
+    expect(await subscriptionOf(world.h, alice.id)).toMatchObject({
+      status: "active",
+      cancelAtPeriodEnd: false,
+      nextBillingAt: row.nextBillingAt,
+    });
+    const types = await world.h.ctx.db
+      .select({ type: events.type, actor: events.actor })
+      .from(events)
+      .where(eq(events.subscriptionId, alice.id));
+    expect(types.filter((event) => event.actor === "customer:portal")).toEqual([
+      { type: "subscription.cancel_scheduled", actor: "customer:portal" },
+      { type: "subscription.cancel_unscheduled", actor: "customer:portal" },
+    ]);
+  });
+
+  it("sends the card form to a new hosted checkout for the subscription", async () => {
+    const browser = await signIn(world, alice.customerId);
+    const response = await browser.post(`/portal/subscriptions/${alice.id}/card`, {
+      csrf: await browser.csrf(),
+    });
+    expect(response.status).toBe(303);
+    const checkout = response.headers.get("location") ?? "";
+    expect(checkout.startsWith(`${world.h.sim.url}/checkout/`)).toBe(true);
+    const pending = await world.h.ctx.db
+      .select()
+      .from(enrollments)
+      .where(eq(enrollments.subscriptionId, alice.id));
+    expect(pending.filter((row) => row.status === "pending").map((row) => row.checkoutUrl)).toEqual([
+      checkout,
+    ]);
+  });
+
+  it("speaks Arabic, right to left, to an Arabic customer and on ?lang=ar", async () => {
+    const browser = await signIn(world, bob.customerId);
+    const html = await (await browser.get("/portal")).text();
+    expect(html).toContain('<html lang="ar" dir="rtl">');
+    expect(html).toContain("اشتراكاتك");
+    expect(html).toContain('<span class="num" dir="ltr">100.00 QAR</span>');
+    expect(html).toContain('<a id="language-toggle" href="/portal?lang=en"');
+    const english = await (await browser.get("/portal?lang=en")).text();
+    expect(english).toContain('<html lang="en" dir="ltr">');
+    const aliceSees = await signIn(world, alice.customerId);
+    expect(await (await aliceSees.get("/portal?lang=ar")).text()).toContain('<html lang="ar" dir="rtl">');
+  });
+
+  it("signs out: the cookie is cleared and the session is gone", async () => {
+    const browser = await signIn(world, alice.customerId);
+    const out = await browser.post("/portal/logout", { csrf: await browser.csrf() });
+    expect(out.status).toBe(303);
+    expect(out.headers.get("set-cookie")).toMatch(/^billing_portal=; Path=\/portal;.*Max-Age=0/);
+    expect((await browser.get("/portal")).status).toBe(401);
+  });
+});

@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { charges, invoices, subscriptions } from "../../../src/db/schema/index.js";
+import { createPortalLink } from "../../../src/portal/index.js";
+import { type EnrollmentWorld, enrollNew, follow, pay } from "../enrollment/support.js";
+
+/**
+ * A customer with a live subscription paid through the simulator's checkout (so it has a card), and
+ * the portal as a browser without JavaScript sees it: a cookie jar of one cookie, redirects by hand.
+ */
+export async function payingCustomer(world: EnrollmentWorld, customer: Record<string, unknown> = {}) {
+  const enrolment = await enrollNew(world.h, { customer });
+  const paid = await pay(world.h, enrolment.checkoutUrl);
+  await follow(paid.redirect_url);
+  await firstPeriodPaid(world, enrolment.subscriptionId);
+  const [subscription] = await world.h.ctx.db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.id, enrolment.subscriptionId));
+  if (subscription?.status !== "active") throw new Error("the seeded subscription did not start");
+  return subscription;
+}
+
+/**
+ * The first month billed as the scheduler and the invoice worker would leave it (they are not what
+ * these tests are about): the period open, its charge of 100.00 QAR paid, and an invoice issued.
+ */
+async function firstPeriodPaid(world: EnrollmentWorld, subscriptionId: string): Promise<void> {
+  const now = world.h.clock.now();
+  const end = now.plus({ months: 1 });
+  await world.h.ctx.db.transaction(async (tx) => {
+    await tx
+      .update(subscriptions)
+      .set({
+        currentPeriodStart: now.toJSDate(),
+        currentPeriodEnd: end.toJSDate(),
+        nextBillingAt: end.toJSDate(),
+      })
+      .where(eq(subscriptions.id, subscriptionId));
+    const [charge] = await tx
+      .insert(charges)
+      .values({
+        subscriptionId,
+        periodStart: now.toJSDate(),
+        periodEnd: end.toJSDate(),
+        amountMinor: 10_000,
+        currency: "QAR",
+        status: "paid",
+        attemptCount: 1,
+        paidAt: now.toJSDate(),
+        paidTransactionId: `seeded-${randomUUID()}`,
+      })
+      .returning({ id: charges.id });
+    await tx.insert(invoices).values({
+      chargeId: charge!.id,
+      status: "created",
+      gatewayInvoiceId: Math.floor(Math.random() * 1_000_000_000),
+      number: `INV-${subscriptionId.slice(0, 8)}`,
+      link: `https://invoices.example/${subscriptionId}`,
+      amountMinor: 10_000,
+      currency: "QAR",
+    });
+  });
+}
+
+export const linkFor = (world: EnrollmentWorld, customerId: string) =>
+  createPortalLink(world.h.ctx, { customerId, actor: "test" });
+
+export interface PortalBrowser {
+  cookie: string | undefined;
+  get(path: string): Promise<Response>;
+  post(path: string, form: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
+  /** The CSRF token of the forms on /portal. */
+  csrf(): Promise<string>;
+}
+
+export async function signIn(world: EnrollmentWorld, customerId: string): Promise<PortalBrowser> {
+  const link = await linkFor(world, customerId);
+  const opened = await fetch(link.url, { redirect: "manual" });
+  if (opened.status !== 303) throw new Error(`the link answered ${opened.status}`);
+  const cookie = opened.headers.get("set-cookie")?.split(";")[0];
+  const browser: PortalBrowser = {
+    cookie,
+    get: (path) =>
+      fetch(`${world.server.url}${path}`, {
+        redirect: "manual",
+        headers: browser.cookie ? { cookie: browser.cookie } : {},
+      }),
+    post: (path, form, headers = {}) =>
+      fetch(`${world.server.url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: world.server.url,
+          ...(browser.cookie ? { cookie: browser.cookie } : {}),
+          ...headers,
+        },
+        body: new URLSearchParams(form).toString(),
+      }),
+    async csrf() {
+      const page = await (await browser.get("/portal")).text();
+      const token = /name="csrf" value="([^"]+)"/.exec(page)?.[1];
+      if (!token) throw new Error("no CSRF token on /portal");
+      return token;
+    },
+  };
+  return browser;
+}
