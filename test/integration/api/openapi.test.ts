@@ -37,6 +37,7 @@ describe("OpenAPI document", () => {
         "POST /v1/customers",
         "GET /v1/customers",
         "GET /v1/customers/{id}",
+        "POST /v1/customers/{id}/portal-link",
         "POST /v1/subscriptions",
         "GET /v1/subscriptions",
         "GET /v1/subscriptions/{id}",
