@@ -58,6 +58,8 @@ const en = {
   },
   linkTitle: "This link can no longer be used",
   linkBody: "Links to your account work once and only for a short time. Please ask us for a new link.",
+  opening: "Opening your account…",
+  continue: "Continue",
   sessionTitle: "Your session has ended",
   sessionBody: "For your security, please open a new link to your account. Ask us for one if you need it.",
   subscriptionStates: {
@@ -138,6 +140,8 @@ const ar: PortalText = {
   },
   linkTitle: "لم يعد بالإمكان استخدام هذا الرابط",
   linkBody: "روابط حسابك تعمل مرة واحدة ولفترة قصيرة فقط. يُرجى أن تطلب منا رابطاً جديداً.",
+  opening: "جارٍ فتح حسابك…",
+  continue: "متابعة",
   sessionTitle: "انتهت جلستك",
   sessionBody: "حفاظاً على أمانك، يُرجى فتح رابط جديد لحسابك. اطلب منا رابطاً إذا احتجت إليه.",
   subscriptionStates: {

@@ -7,6 +7,8 @@ import type { Language, PortalText } from "./i18n.js";
  */
 
 export interface LayoutOptions {
+  /** Seconds, then the browser goes to /portal by itself (a <meta> refresh: no script needed). */
+  refreshToPortal?: number;
   language: Language;
   text: PortalText;
   title: string;
@@ -29,6 +31,7 @@ export function portalLayout(options: LayoutOptions, body: Raw): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+${options.refreshToPortal === undefined ? "" : html`<meta http-equiv="refresh" content="${options.refreshToPortal}; url=/portal">`}
 <title>${options.title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/portal/assets/portal.css">
@@ -47,5 +50,13 @@ export function messagePage(language: Language, text: PortalText, title: string,
   return portalLayout(
     { language, text, title },
     html`<section class="message" id="message"><h1>${title}</h1><p>${body}</p></section>`,
+  );
+}
+
+/** Between the link and /portal: goes on at once, with a link for a browser that does not. */
+export function openedPage(language: Language, text: PortalText): string {
+  return portalLayout(
+    { language, text, title: text.opening, refreshToPortal: 0 },
+    html`<section class="message" id="opening"><p>${text.opening} <a href="/portal">${text.continue}</a></p></section>`,
   );
 }

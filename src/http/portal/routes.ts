@@ -17,13 +17,14 @@ import { accountPage } from "./account-page.js";
 import { type ActionOutcome, cancelAtPeriodEnd, resumePendingCancellation, updateCard } from "./actions.js";
 import { confirmCancelPage } from "./confirm-page.js";
 import { isLanguage, isNotice, type Language, TEXT } from "./i18n.js";
-import { messagePage } from "./layout.js";
+import { messagePage, openedPage } from "./layout.js";
 
 /**
  * The customer portal under /portal, built as the ops dashboard is (src/http/ops/routes.ts):
  * - GET /portal/open?token=… opens a magic link once (src/portal), sets an HttpOnly, SameSite=Strict
- *   session cookie scoped to /portal, and sends the browser to /portal with a 303, so the secret
- *   leaves the address bar; a used, expired or unknown link gets a page saying to ask for a new one;
+ *   session cookie scoped to /portal, and sends the browser on with a 303, so the secret leaves the
+ *   address bar, to /portal/opened, a page that goes to /portal from this site (see there why);
+ *   a used, expired or unknown link gets a page saying to ask for a new one;
  * - every other page and action needs a live session; every action is a POST whose Origin, when the
  *   browser sends one, is this host, and whose form carries the session's CSRF token; each acts only
  *   on a subscription of the session's customer (any other id is answered 404);
@@ -103,7 +104,8 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
 
       portal.addHook("onRequest", async (request, reply) => {
         const path = request.url.split("?")[0] ?? "";
-        if (path === "/portal/open" || path.startsWith("/portal/assets/")) return;
+        if (path === "/portal/open" || path === "/portal/opened" || path.startsWith("/portal/assets/"))
+          return;
         const session = await findPortalSession(ctx, cookieOf(request));
         if (!session) {
           const language = languageOf(request);
@@ -151,8 +153,16 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
         return reply
           .code(303)
           .header("set-cookie", sessionCookie(request, opened.secret, ctx.config.PORTAL_SESSION_MINUTES * 60))
-          .header("location", "/portal")
+          .header("location", `/portal/opened?lang=${opened.language}`)
           .send();
+      });
+
+      // The hop from a link clicked on another site (an e-mail) into the portal: the browser does
+      // not send a SameSite=Strict cookie on a navigation another site started, redirects included,
+      // so this page (no secret, no session needed) moves on to /portal itself, as this site.
+      portal.get("/opened", async (request, reply) => {
+        const language = languageOf(request);
+        return reply.type(HTML).send(openedPage(language, TEXT[language]));
       });
 
       portal.post("/logout", async (request, reply) => {

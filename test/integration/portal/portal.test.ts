@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => world?.close());
 
 describe("magic links", () => {
-  it("opens once: a session cookie and a 303 to /portal; only the secret's hash is stored", async () => {
+  it("opens once: a session cookie and a 303 on; only the secret's hash is stored", async () => {
     const link = await linkFor(world, alice.customerId);
     expect(link.url).toMatch(new RegExp(`^${world.server.url}/portal/open\\?token=[A-Za-z0-9_-]{43}$`));
     expect(link.expiresAt.toISO()).toBe(world.h.clock.now().plus({ minutes: 60 }).toISO());
@@ -40,12 +40,15 @@ describe("magic links", () => {
 
     const opened = await fetch(link.url, { redirect: "manual" });
     expect(opened.status).toBe(303);
-    expect(opened.headers.get("location")).toBe("/portal");
+    expect(opened.headers.get("location")).toBe("/portal/opened?lang=en");
     expect(opened.headers.get("referrer-policy")).toBe("same-origin");
     const cookie = opened.headers.get("set-cookie") ?? "";
     expect(cookie).toMatch(
       /^billing_portal=[A-Za-z0-9_-]{43}; Path=\/portal; HttpOnly; SameSite=Strict; Max-Age=1800$/,
     );
+    // The hop page needs no session and goes on to /portal from this site (a Strict cookie is then sent).
+    const hop = await (await fetch(`${world.server.url}/portal/opened?lang=en`)).text();
+    expect(hop).toContain('<meta http-equiv="refresh" content="0; url=/portal">');
     const page = await fetch(`${world.server.url}/portal`, { headers: { cookie: cookie.split(";")[0]! } });
     expect(page.status).toBe(200);
     const html = await page.text();

@@ -1,0 +1,149 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { launchChromium } from "../../support/chromium.js";
+import {
+  type EnrollmentWorld,
+  eventually,
+  startEnrollmentWorld,
+  subscriptionOf,
+} from "../enrollment/support.js";
+import { linkFor, payingCustomer } from "./support.js";
+
+/**
+ * The customer portal in headless Chromium, as a customer uses it: the link is clicked in an e-mail
+ * (a page on another site), the card is updated on the gateway's hosted checkout (the simulator's
+ * page, typed into), and the subscription is canceled at period end after the confirmation; the
+ * Arabic page is right to left. No script error on any page.
+ */
+let world: EnrollmentWorld;
+let browser: Browser;
+
+beforeAll(async () => {
+  world = await startEnrollmentWorld();
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await world?.close();
+});
+
+const MAIL = "http://mail.example";
+
+/** A webmail page on another site holding the link, clicked as a customer clicks it. */
+async function clickFromMail(page: Page, link: string): Promise<void> {
+  await page.route(`${MAIL}/**`, (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: `<!doctype html><p>Your account: <a id="portal-link" href="${link}">open</a></p>`,
+    }),
+  );
+  await page.goto(`${MAIL}/inbox`);
+  await page.click("#portal-link");
+}
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  return errors;
+}
+
+it("opens from an e-mail, updates the card through the hosted checkout, and cancels at period end", async () => {
+  const subscription = await payingCustomer(world, { name: "Mariam" });
+  const link = await linkFor(world, subscription.customerId);
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const errors = watchErrors(page);
+  try {
+    await clickFromMail(page, link.url);
+    await page.waitForURL(`${world.server.url}/portal`);
+    expect(await page.textContent("h1")).toBe("Hello, Mariam");
+    const card = page.locator(`article[data-subscription="${subscription.id}"]`);
+    expect(await card.getAttribute("data-status")).toBe("active");
+
+    await card.locator('button[data-action="card"]').click();
+    await page.waitForURL((url) => url.href.startsWith(`${world.h.sim.url}/checkout/`));
+    await page.fill("#card_number", "5555 5555 5555 4444");
+    await page.fill("#expiry", "11/31");
+    await page.fill("#cvv", "123");
+    await page.fill("#name", "Mariam");
+    await page.click("#pay");
+    // The gateway sends the browser back to us; the engine verifies the payment (CheckStatus).
+    await page.waitForURL((url) => url.href.startsWith(world.server.url), { timeout: 20_000 });
+    await page.waitForSelector("main.success");
+    const switched = await eventually(async () => {
+      const row = await subscriptionOf(world.h, subscription.id);
+      return row.paymentMethodId !== subscription.paymentMethodId ? row : undefined;
+    });
+    expect(switched.paymentMethodId).not.toBeNull();
+    expect(switched.status).toBe("active");
+
+    // Back in the portal (the session cookie is still there), cancel with the confirmation.
+    await page.goto(`${world.server.url}/portal`);
+    await card.locator('a[data-action="cancel"]').click();
+    await page.waitForSelector("#confirm-cancel");
+    expect(await page.textContent("#confirm-cancel p")).toContain("stays active until 15 Feb 2026");
+    expect((await subscriptionOf(world.h, subscription.id)).cancelAtPeriodEnd).toBe(false);
+    await page.click("#confirm-yes");
+    await page.waitForSelector("#notice");
+    expect(await page.textContent("#notice")).toBe(
+      "Your subscription will end at the end of the current period.",
+    );
+    expect(await card.locator("[data-pending-cancel]").textContent()).toContain("15 Feb 2026");
+    expect(await subscriptionOf(world.h, subscription.id)).toMatchObject({
+      status: "active",
+      cancelAtPeriodEnd: true,
+    });
+    expect(errors, errors.join("\n")).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
+
+it("shows the Arabic page right to left, and the toggle switches it", async () => {
+  const subscription = await payingCustomer(world, { name: "ليلى", language: "ar" });
+  const link = await linkFor(world, subscription.customerId);
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const errors = watchErrors(page);
+  try {
+    await clickFromMail(page, link.url);
+    await page.waitForURL(`${world.server.url}/portal`);
+    expect([await page.getAttribute("html", "lang"), await page.getAttribute("html", "dir")]).toEqual([
+      "ar",
+      "rtl",
+    ]);
+    expect(await page.textContent("h2")).toBe("الاشتراكات");
+    // Mirrored: labels sit at the right of their values, the text starts at the right edge, and an
+    // amount still reads left to right.
+    const layout = await page.evaluate(() => {
+      const label = document.querySelector("article dt")!.getBoundingClientRect();
+      const value = document.querySelector("article dd")!.getBoundingClientRect();
+      const heading = document.querySelector("article h3")!.getBoundingClientRect();
+      const badge = document.querySelector("article h3 .status")!.getBoundingClientRect();
+      const amount = document.querySelector("article dd .num") as HTMLElement;
+      return {
+        labelRightOfValue: label.left > value.right,
+        badgeInStartHalf: badge.left > heading.left + heading.width / 2,
+        amountDirection: getComputedStyle(amount).direction,
+        amountText: amount.textContent,
+      };
+    });
+    expect(layout).toEqual({
+      labelRightOfValue: true,
+      badgeInStartHalf: true,
+      amountDirection: "ltr",
+      amountText: "100.00 QAR",
+    });
+    await page.click("#language-toggle");
+    await page.waitForURL(`${world.server.url}/portal?lang=en`);
+    expect(await page.getAttribute("html", "dir")).toBe("ltr");
+    expect(errors, errors.join("\n")).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
