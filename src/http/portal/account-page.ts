@@ -110,14 +110,14 @@ ${subs.length > 0 ? subs : html`<p class="empty">${text.noSubscriptions}</p>`}
 <section id="charges"><h2>${text.charges}</h2>
 ${
   charges.length > 0
-    ? html`<table><thead><tr><th>${text.date}</th><th>${text.plan}</th><th>${text.amount}</th><th>${text.status}</th></tr></thead><tbody>${charges}</tbody></table>`
+    ? html`<table><thead><tr><th>${text.date}</th><th>${text.plan}</th><th class="amount">${text.amount}</th><th>${text.status}</th></tr></thead><tbody>${charges}</tbody></table>`
     : html`<p class="empty">${text.noCharges}</p>`
 }
 </section>
 <section id="invoices"><h2>${text.invoices}</h2>
 ${
   invoices.length > 0
-    ? html`<table><thead><tr><th>${text.number}</th><th>${text.date}</th><th>${text.amount}</th><th>${text.status}</th><th></th></tr></thead><tbody>${invoices}</tbody></table>`
+    ? html`<table><thead><tr><th>${text.number}</th><th>${text.date}</th><th class="amount">${text.amount}</th><th>${text.status}</th><th></th></tr></thead><tbody>${invoices}</tbody></table>`
     : html`<p class="empty">${text.noInvoices}</p>`
 }
 </section>`,

@@ -12,7 +12,7 @@ export type Language = CustomerLanguage;
 
 const en = {
   dir: "ltr",
-  locale: "en-GB",
+  locale: "en-US",
   title: "Your subscriptions",
   otherLanguage: "العربية",
   greeting: "Hello, {name}",
