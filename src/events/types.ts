@@ -41,7 +41,7 @@ export const WEBHOOK_EVENT_TYPES: Readonly<Record<WebhookEventType, string>> = {
   "subscription.plan_changed":
     "The subscription moved to another plan; data carries what was credited and charged for the change.",
   "subscription.plan_change_scheduled":
-    "A plan change was scheduled for the end of the current period (or a scheduled one was canceled).",
+    "A plan change was scheduled for the end of the current period; data says when and to which plan.",
 };
 
 export function isWebhookEventType(type: string): type is WebhookEventType {
