@@ -9,6 +9,7 @@ import { chargeRoutes } from "./routes/charges.js";
 import { customerRoutes } from "./routes/customers.js";
 import { dunningRoutes } from "./routes/dunning.js";
 import { invoiceRoutes } from "./routes/invoices.js";
+import { planChangeRoutes } from "./routes/plan-changes.js";
 import { planRoutes } from "./routes/plans.js";
 import { subscriptionActionRoutes } from "./routes/subscription-actions.js";
 import { subscriptionRoutes } from "./routes/subscriptions.js";
@@ -46,6 +47,7 @@ export function registerMerchantApi(app: FastifyInstance, ctx: EngineContext): v
       customerRoutes(api, ctx);
       subscriptionRoutes(api, ctx);
       subscriptionActionRoutes(api, ctx);
+      planChangeRoutes(api, ctx);
       chargeRoutes(api, ctx);
       invoiceRoutes(api, ctx);
       dunningRoutes(api, ctx);

@@ -116,12 +116,11 @@ export {
 export {
   type PlanChangeInput,
   type PlanChangeQuote,
-  PRORATION_BEHAVIORS,
   type PricedPlan,
-  type ProrationBehavior,
   quotePlanChange,
   sameInterval,
 } from "./proration.js";
+export { PRORATION_BEHAVIORS, type ProrationBehavior } from "./proration-behaviors.js";
 export {
   findRetryLimitViolation,
   RETRY_LIMIT_RULES,

@@ -17,6 +17,7 @@ export async function create(
     interval: IntervalUnit;
     intervalCount: number;
     trialDays: number;
+    billingMode: "recurring" | "autosave";
   },
   command: Command,
 ): Promise<void> {
@@ -30,6 +31,7 @@ export async function create(
         interval: options.interval,
         interval_count: options.intervalCount,
         trial_days: options.trialDays,
+        billing_mode: options.billingMode,
       },
       { actor: CLI_ACTOR },
     ),
