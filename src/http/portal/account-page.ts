@@ -1,3 +1,4 @@
+import { toDecimalString } from "../../money/index.js";
 import type {
   AccountCharge,
   AccountInvoice,
@@ -16,6 +17,13 @@ import { portalLayout } from "./layout.js";
  * canceling goes through a confirmation page first (a plain link to it).
  */
 
+export interface PlanChoice {
+  id: string;
+  name: string;
+  amountMinor: number;
+  currency: string;
+}
+
 export interface AccountPageInput {
   session: PortalSession;
   account: CustomerAccount;
@@ -23,6 +31,8 @@ export interface AccountPageInput {
   text: PortalText;
   zone: string;
   notice?: NoticeKey;
+  /** Plans each subscription may move to, when the merchant lets customers change plan. */
+  planChoices?: ReadonlyMap<string, PlanChoice[]>;
 }
 
 const LIVE = new Set(["trialing", "active", "past_due"]);
@@ -46,6 +56,17 @@ function actions(sub: AccountSubscription, input: AccountPageInput): Raw {
     forms.push(
       html`<a class="button secondary" data-action="cancel" href="${base}/cancel?lang=${language}">${text.cancel}</a>`,
     );
+  }
+  const choices = input.planChoices?.get(sub.id) ?? [];
+  if (LIVE.has(sub.status) && !sub.cancelAtPeriodEnd && choices.length > 0) {
+    const options = choices.map(
+      (plan) =>
+        html`<option value="${plan.id}">${plan.name} — ${toDecimalString(plan.amountMinor, plan.currency)} ${plan.currency}</option>`,
+    );
+    forms.push(html`<form method="post" action="${base}/plan" class="plan-change">${hidden(session.csrfToken, language)}
+<label for="plan-${sub.id}">${text.changeTo}</label>
+<select id="plan-${sub.id}" name="plan_id" required>${options}</select>
+<button type="submit" class="secondary" data-action="plan">${text.changePlan}</button></form>`);
   }
   return html`<div class="actions">${forms}</div>`;
 }

@@ -18,6 +18,7 @@ import { type ActionOutcome, cancelAtPeriodEnd, resumePendingCancellation, updat
 import { confirmCancelPage } from "./confirm-page.js";
 import { isLanguage, isNotice, type Language, TEXT } from "./i18n.js";
 import { messagePage, openedPage } from "./layout.js";
+import { changePlanAction, planChoicesFor } from "./plan-change.js";
 
 /**
  * The customer portal under /portal, built as the ops dashboard is (src/http/ops/routes.ts):
@@ -187,6 +188,7 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
           text: TEXT[language],
           zone,
           notice: isNotice(done) ? done : undefined,
+          planChoices: ctx.config.PORTAL_PLAN_CHANGES ? await planChoicesFor(ctx, account) : undefined,
         });
         return reply.type(HTML).send(page);
       });
@@ -248,6 +250,16 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
         if (!sub) return reply;
         return answer(request, reply, await updateCard(ctx, sub));
       });
+
+      // Only when the merchant lets customers change plan; otherwise there is no such route (404).
+      if (ctx.config.PORTAL_PLAN_CHANGES) {
+        portal.post("/subscriptions/:id/plan", async (request, reply) => {
+          const sub = await own(request, reply);
+          if (!sub) return reply;
+          const planId = (request.body as Record<string, unknown>).plan_id;
+          return answer(request, reply, await changePlanAction(ctx, sub, planId));
+        });
+      }
     },
     { prefix: "/portal" },
   );

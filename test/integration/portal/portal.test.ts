@@ -1,7 +1,15 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { enrollments, events, portalLinks, portalSessions } from "../../../src/db/schema/index.js";
+import {
+  enrollments,
+  events,
+  planChanges,
+  plans,
+  portalLinks,
+  portalSessions,
+} from "../../../src/db/schema/index.js";
+import { startServer } from "../../../src/http/index.js";
 import { type EnrollmentWorld, startEnrollmentWorld, subscriptionOf } from "../enrollment/support.js";
 import { linkFor, payingCustomer, signIn } from "./support.js";
 
@@ -264,5 +272,68 @@ describe("pages and actions", () => {
     expect(out.status).toBe(303);
     expect(out.headers.get("set-cookie")).toMatch(/^billing_portal=; Path=\/portal;.*Max-Age=0/);
     expect((await browser.get("/portal")).status).toBe(401);
+  });
+});
+
+describe("changing plan", () => {
+  it("is offered only when PORTAL_PLAN_CHANGES=true: same currency, not archived; the POST checks again", async () => {
+    const carol = await payingCustomer(world, { name: "Carol" });
+    const { db } = world.h.ctx;
+    const [platinum, archived, dollars] = await db
+      .insert(plans)
+      .values([
+        // Carol's card is a recurring token, which the gateway charges only its enrolled amount.
+        { name: "Platinum", amountMinor: 10_000, currency: "QAR", intervalUnit: "month", intervalCount: 1 },
+        {
+          name: "Retired",
+          amountMinor: 5_000,
+          currency: "QAR",
+          intervalUnit: "month",
+          intervalCount: 1,
+          archivedAt: new Date("2025-12-01T00:00:00Z"),
+        },
+        { name: "Dollars", amountMinor: 3_000, currency: "USD", intervalUnit: "month", intervalCount: 1 },
+      ])
+      .returning();
+
+    // The world's server runs with the default (false): no form, no route.
+    const off = await signIn(world, carol.customerId);
+    expect(await (await off.get("/portal")).text()).not.toContain('data-action="plan"');
+    const refused = await off.post(`/portal/subscriptions/${carol.id}/plan`, {
+      csrf: await off.csrf(),
+      plan_id: platinum!.id,
+    });
+    expect(refused.status).toBe(404);
+
+    const allowing = await startServer(
+      { ...world.h.ctx, config: { ...world.h.ctx.config, PORTAL_PLAN_CHANGES: true } },
+      { port: 0, host: "127.0.0.1" },
+    );
+    try {
+      const on = await signIn({ ...world, server: allowing }, carol.customerId);
+      const csrf = await on.csrf();
+      const page = await (await on.get("/portal")).text();
+      const form = page.slice(page.indexOf(`action="/portal/subscriptions/${carol.id}/plan"`));
+      expect(form).toContain(`<option value="${platinum!.id}">Platinum — 100.00 QAR</option>`);
+      expect(page).not.toContain(archived!.id);
+      expect(page).not.toContain(dollars!.id);
+
+      for (const planId of [archived!.id, dollars!.id, carol.planId, "not-a-plan"]) {
+        const answer = await on.post(`/portal/subscriptions/${carol.id}/plan`, { csrf, plan_id: planId });
+        expect(answer.headers.get("location")).toBe("/portal?lang=en&done=refused");
+      }
+      expect((await subscriptionOf(world.h, carol.id)).planId).toBe(carol.planId);
+
+      const changed = await on.post(`/portal/subscriptions/${carol.id}/plan`, {
+        csrf,
+        plan_id: platinum!.id,
+      });
+      expect(changed.headers.get("location")).toBe("/portal?lang=en&done=plan_changed");
+      expect((await subscriptionOf(world.h, carol.id)).planId).toBe(platinum!.id);
+      const [change] = await db.select().from(planChanges).where(eq(planChanges.subscriptionId, carol.id));
+      expect(change).toMatchObject({ status: "applied", actor: "customer:portal", toPlanId: platinum!.id });
+    } finally {
+      await allowing.close();
+    }
   });
 });
