@@ -38,7 +38,9 @@ export const chargeSchema = z
     status: z.enum(CHARGE_STATES),
     kind: z.enum(["period", "plan_change"]).describe("A billing period, or the difference of a plan change"),
     plan_change_id: z.uuid().nullable(),
-    amount: moneySchema.describe("What is collected: the price less discount and credit (zero is paid without the gateway)"),
+    amount: moneySchema.describe(
+      "What is collected: the price less discount and credit (zero is paid without the gateway)",
+    ),
     discount: moneySchema.describe("Taken off the price by a coupon"),
     discount_percent: z.number().int().nullable().describe("The coupon's percentage, when it was one"),
     coupon_id: z.uuid().nullable(),

@@ -18,7 +18,9 @@ export const subscriptionSchema = z
     credit_minor: z
       .number()
       .int()
-      .describe("Owed to the customer in minor units of the plan's currency (a downgrade's unused time); taken off the next charges first"),
+      .describe(
+        "Owed to the customer in minor units of the plan's currency (a downgrade's unused time); taken off the next charges first",
+      ),
     canceled_at: timestamp.nullable(),
     paused_at: timestamp.nullable(),
     ended_reason: z.string().nullable(),
