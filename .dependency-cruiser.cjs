@@ -6,8 +6,8 @@
  *   infrastructure  db (its enums are the domain's state tables), gateway, queue, infra
  *   context         context (the engine context and the shared billing clock)
  *   services     charging, scheduler, enrollment, invoicing, refunds, cancellation, dunning,
- *                customers, plans, events, webhooks, apikeys, imports, late-payments, breaker, ops, portal,
- *                health
+ *                customers, plans, events, webhooks, apikeys, imports, late-payments, breaker, ops,
+ *                health, pricing, plan-changes, portal
  *   edges        http, api, cli, runtime, app (the composition root)
  * The gateway simulator is a product of its own beside the engine: it may use foundations and the
  * domain, never the engine's services or edges, and the engine never imports it except at the edges
@@ -18,7 +18,7 @@ const DOMAIN = "^src/billing/";
 const INFRASTRUCTURE = "^src/(db|gateway|queue|infra)/";
 const CONTEXT = "^src/context/";
 const SERVICES =
-  "^src/(charging|scheduler|enrollment|invoicing|refunds|cancellation|dunning|customers|plans|events|webhooks|apikeys|imports|late-payments|breaker|ops|portal|health)/";
+  "^src/(charging|scheduler|enrollment|invoicing|refunds|cancellation|dunning|customers|plans|events|webhooks|apikeys|imports|late-payments|breaker|ops|portal|health|pricing|plan-changes)/";
 const EDGES = "^src/(http|api|cli|runtime|app)/";
 const SIMULATOR = "^src/simulator/";
 
