@@ -59,7 +59,10 @@ describe("charges", () => {
         amountMinor: 10_000,
         currency: "QAR",
       })
-      .onConflictDoNothing({ target: [charges.subscriptionId, charges.periodStart], where: dsql`kind = 'period'` })
+      .onConflictDoNothing({
+        target: [charges.subscriptionId, charges.periodStart],
+        where: dsql`kind = 'period'`,
+      })
       .returning();
     expect(again).toEqual([]);
     await seedCharge(t.db, subscription.id, days(31));
