@@ -1,5 +1,6 @@
 /** The billing domain: pure rules for plans, periods, state machines, card tokens and dunning. */
 export { type BackoffOptions, exponentialBackoff } from "./backoff.js";
+export { BILLING_MODES, type BillingMode } from "./billing-modes.js";
 export {
   BREAKER_SIGNALS,
   type BreakerCounts,
@@ -101,8 +102,6 @@ export {
   trialEnd,
 } from "./periods.js";
 export {
-  BILLING_MODES,
-  type BillingMode,
   currencyCode,
   decimalAmountText,
   MAX_INTERVAL_COUNT,

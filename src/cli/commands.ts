@@ -1,5 +1,7 @@
 import { type Command, Option } from "commander";
+import { BILLING_MODES } from "../billing/billing-modes.js";
 import { CHARGE_STATES } from "../billing/charge-states.js";
+import { COUPON_DURATIONS } from "../billing/discount.js";
 import { INTERVAL_UNITS } from "../billing/interval-units.js";
 import { SUBSCRIPTION_STATES } from "../billing/subscription-states.js";
 import { CUSTOMER_LANGUAGES } from "../customers/languages.js";
@@ -40,6 +42,11 @@ function registerPlans(program: Command, action: Actions): void {
     )
     .option("--interval-count <n>", "units per period", integer(1, 365), 1)
     .option("--trial-days <n>", "free days before the first charge", integer(0, 730), 0)
+    .addOption(
+      new Option("--billing-mode <mode>", "how the saved card is charged (coupons need autosave)")
+        .choices(BILLING_MODES)
+        .default("recurring"),
+    )
     .action(action(load, "create"));
 
   plans
@@ -47,6 +54,47 @@ function registerPlans(program: Command, action: Actions): void {
     .description("list the plans that take new subscriptions, oldest first")
     .option("--archived", "include archived plans")
     .action(action(load, "list"));
+}
+
+function registerCoupons(program: Command, action: Actions): void {
+  const coupons = program.command("coupons").description("discount codes, redeemed on subscriptions");
+  const load = () => import("./actions/coupons.js");
+
+  coupons
+    .command("create")
+    .description("create a coupon: --percent-off, or --amount-off with --currency; prints it with its id")
+    .requiredOption("--code <code>", "what customers type; stored upper-case")
+    .option("--name <name>", "what it is for")
+    .option("--percent-off <n>", "whole percent off each period covered", integer(1, 99))
+    .option("--amount-off <amount>", 'fixed amount off each period covered, a decimal such as "10.00"')
+    .option("--currency <code>", "the fixed amount's currency, e.g. QAR")
+    .addOption(
+      new Option("--duration <duration>", "which periods it covers")
+        .choices(COUPON_DURATIONS)
+        .makeOptionMandatory(),
+    )
+    .option("--duration-periods <n>", "how many periods (repeating only)", integer(1, 1200))
+    .option("--max-redemptions <n>", "how many subscriptions may redeem it", integer(1, 1_000_000_000))
+    .option("--expires-at <time>", "ISO 8601 instant with an offset (billing clock): no redemption from then")
+    .action(action(load, "create"));
+
+  coupons
+    .command("list")
+    .description("list the coupons that can be redeemed, oldest first")
+    .option("--archived", "include archived coupons")
+    .action(action(load, "list"));
+
+  coupons
+    .command("show")
+    .description("show one coupon")
+    .argument("<coupon>", "coupon id or code")
+    .action(action(load, "show"));
+
+  coupons
+    .command("archive")
+    .description("stop a coupon from being redeemed; discounts already redeemed run their course")
+    .argument("<coupon>", "coupon id or code")
+    .action(action(load, "archive"));
 }
 
 function registerCustomers(program: Command, action: Actions): void {
@@ -80,6 +128,7 @@ function registerEnroll(program: Command, action: Actions): void {
       "--allow-duplicate",
       "subscribe although the customer already has a subscription to the plan that is not canceled",
     )
+    .option("--coupon <code>", "redeem this coupon on the new subscription (autosave plans only)")
     .action(action(() => import("./actions/enroll.js"), "run"));
 }
 
@@ -121,6 +170,20 @@ function registerSubscriptions(program: Command, action: Actions): void {
     .argument("<id>", "subscription id", uuid)
     .option("--at-period-end", "keep it until the period paid for ends")
     .action(action(() => import("./actions/subscription-cancel.js"), "cancel"));
+
+  const discount = () => import("./actions/subscription-discount.js");
+  subscriptions
+    .command("apply-coupon")
+    .description("redeem a coupon on a subscription: its discount comes off each period's charge it covers")
+    .argument("<id>", "subscription id", uuid)
+    .requiredOption("--coupon <code>", "the coupon's code")
+    .action(action(discount, "apply"));
+
+  subscriptions
+    .command("remove-discount")
+    .description("end a subscription's discount now; later periods are charged in full")
+    .argument("<id>", "subscription id", uuid)
+    .action(action(discount, "remove"));
 }
 
 function registerCharges(program: Command, action: Actions): void {
@@ -307,6 +370,7 @@ function registerProcesses(program: Command, action: Actions): void {
 export function registerCommands(program: Command, action: Actions): void {
   registerMigrate(program, action);
   registerPlans(program, action);
+  registerCoupons(program, action);
   registerCustomers(program, action);
   registerEnroll(program, action);
   registerImport(program, action);

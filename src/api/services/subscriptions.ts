@@ -1,6 +1,8 @@
 import { and, asc, eq, gt, type SQL } from "drizzle-orm";
 import type { SubscriptionState } from "../../billing/index.js";
-import { type LiveDiscount, liveDiscount, liveDiscounts } from "../../coupons/index.js";
+// The module itself, not the coupons index: a read (`billing subscriptions list`) loads what it
+// reads, not the redemption services and what they import (cancellation, queues, the gateway).
+import { type LiveDiscount, liveDiscount, liveDiscounts } from "../../coupons/live-discount.js";
 import type { Db } from "../../db/index.js";
 import { events, subscriptions } from "../../db/schema/index.js";
 import { notFound } from "../problem.js";

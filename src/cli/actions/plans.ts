@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { IntervalUnit } from "../../billing/index.js";
+import type { BillingMode, IntervalUnit } from "../../billing/index.js";
 import { createPlan, listPlans } from "../../plans/index.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
 import { fields, table } from "../output.js";
@@ -17,6 +17,7 @@ export async function create(
     interval: IntervalUnit;
     intervalCount: number;
     trialDays: number;
+    billingMode: BillingMode;
   },
   command: Command,
 ): Promise<void> {
@@ -30,6 +31,7 @@ export async function create(
         interval: options.interval,
         interval_count: options.intervalCount,
         trial_days: options.trialDays,
+        billing_mode: options.billingMode,
       },
       { actor: CLI_ACTOR },
     ),
