@@ -29,4 +29,5 @@ export {
   type RedemptionTarget,
   redeemCoupon,
 } from "./redeem-coupon.js";
+export { releaseRedemption } from "./release-redemption.js";
 export { removeDiscount, removeDiscountInput } from "./remove-discount.js";

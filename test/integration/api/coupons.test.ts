@@ -246,6 +246,26 @@ describe("redeeming at enrolment", () => {
     expect(await redemptionsOf("ONE-USE")).toBe(1);
   });
 
+  it("gives the redemption back when the gateway refuses the checkout", async () => {
+    await createCoupon({ code: "SINGLE", percent_off: 20, duration: "once", max_redemptions: 1 });
+    const merchant = `/_sim/merchants/${api.h.sim.defaultApiKey}`;
+    await api.h.simAdmin("PATCH", merchant, { currencies: ["USD"] });
+    let refused: Awaited<ReturnType<ApiHarness["call"]>>;
+    try {
+      refused = await subscribe(await newCustomer(), { coupon: "SINGLE" });
+    } finally {
+      await api.h.simAdmin("PATCH", merchant, { currencies: ["QAR"] });
+    }
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json()).toMatchObject({ code: "checkout_failed", subscription_canceled: true });
+    const canceled = (await api.call("GET", `/v1/subscriptions/${refused.json().subscription_id}`)).json();
+    expect(canceled).toMatchObject({ status: "canceled", discount: null });
+    expect(await redemptionsOf("SINGLE")).toBe(0);
+    // The one use is still there for a subscription that starts.
+    expect((await subscribe(await newCustomer(), { coupon: "SINGLE" })).statusCode).toBe(201);
+    expect(await redemptionsOf("SINGLE")).toBe(1);
+  });
+
   it("refuses a coupon on a plan that charges recurring tokens, saying why", async () => {
     await createCoupon({ code: "RECUR", percent_off: 10, duration: "forever" });
     const recurringPlan = (await api.call("POST", "/v1/plans", { body: PLAN_BODY })).json().id;
