@@ -11,6 +11,7 @@ import {
   type EnrollmentErrorCode,
 } from "../enrollment/index.js";
 import { GatewayError, GatewayUnavailableError } from "../gateway/index.js";
+import { PlanChangeError, type PlanChangeRefusal } from "../plan-changes/index.js";
 import { RefundError, type RefundRefusal } from "../refunds/index.js";
 import { WebhookUrlRefusedError } from "../webhooks/index.js";
 import { ApiProblem, illegalTransition, notFound, validationFailed } from "./problem.js";
@@ -145,7 +146,29 @@ function refundProblem(error: RefundError): ApiProblem {
   return new ApiProblem(status, code, title, error.message, error.details);
 }
 
+const PLAN_CHANGE_PROBLEMS: Record<PlanChangeRefusal, { status: number; title: string; field?: string }> = {
+  plan_not_found: { status: 422, title: "Referenced resource not found", field: "plan_id" },
+  same_plan: { status: 422, title: "Subscription is already on this plan", field: "plan_id" },
+  plan_archived: { status: 422, title: "Plan is archived", field: "plan_id" },
+  currency_mismatch: { status: 422, title: "Plan is in another currency", field: "plan_id" },
+  card_amount_fixed: { status: 422, title: "The card's amount is fixed" },
+  subscription_past_due: { status: 409, title: "Subscription is past due" },
+  subscription_not_changeable: { status: 409, title: "Subscription cannot change plan" },
+  period_not_settled: { status: 409, title: "The current period is not settled" },
+  no_scheduled_change: { status: 409, title: "No plan change is scheduled" },
+};
+
+function planChangeProblem(error: PlanChangeError): ApiProblem {
+  const { status, title, field } = PLAN_CHANGE_PROBLEMS[error.code];
+  const code = error.code === "plan_not_found" ? "unknown_reference" : error.code;
+  return new ApiProblem(status, code, title, error.message, {
+    ...error.details,
+    ...(field ? { errors: [{ field, location: "body", message: error.message }] } : {}),
+  });
+}
+
 export function domainProblem(error: unknown): ApiProblem | undefined {
+  if (error instanceof PlanChangeError) return planChangeProblem(error);
   if (
     error instanceof PlanInputError ||
     error instanceof CustomerInputError ||

@@ -10,6 +10,7 @@ import { couponRoutes } from "./routes/coupons.js";
 import { customerRoutes } from "./routes/customers.js";
 import { dunningRoutes } from "./routes/dunning.js";
 import { invoiceRoutes } from "./routes/invoices.js";
+import { planChangeRoutes } from "./routes/plan-changes.js";
 import { planRoutes } from "./routes/plans.js";
 import { subscriptionActionRoutes } from "./routes/subscription-actions.js";
 import { subscriptionRoutes } from "./routes/subscriptions.js";
@@ -47,6 +48,7 @@ export function registerMerchantApi(app: FastifyInstance, ctx: EngineContext): v
       customerRoutes(api, ctx);
       subscriptionRoutes(api, ctx);
       subscriptionActionRoutes(api, ctx);
+      planChangeRoutes(api, ctx);
       couponRoutes(api, ctx);
       chargeRoutes(api, ctx);
       invoiceRoutes(api, ctx);

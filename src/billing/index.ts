@@ -1,6 +1,5 @@
 /** The billing domain: pure rules for plans, periods, state machines, card tokens and dunning. */
 export { type BackoffOptions, exponentialBackoff } from "./backoff.js";
-export { BILLING_MODES, type BillingMode } from "./billing-modes.js";
 export {
   BREAKER_SIGNALS,
   type BreakerCounts,
@@ -102,6 +101,8 @@ export {
   trialEnd,
 } from "./periods.js";
 export {
+  BILLING_MODES,
+  type BillingMode,
   currencyCode,
   decimalAmountText,
   MAX_INTERVAL_COUNT,
@@ -118,12 +119,11 @@ export {
 export {
   type PlanChangeInput,
   type PlanChangeQuote,
-  PRORATION_BEHAVIORS,
   type PricedPlan,
-  type ProrationBehavior,
   quotePlanChange,
   sameInterval,
 } from "./proration.js";
+export { PRORATION_BEHAVIORS, type ProrationBehavior } from "./proration-behaviors.js";
 export {
   findRetryLimitViolation,
   RETRY_LIMIT_RULES,

@@ -1,9 +1,16 @@
 import { z } from "zod";
 import { isCurrency, type Money, MoneyFormatError, toMinor } from "../money/index.js";
-import { BILLING_MODES, type BillingMode } from "./billing-modes.js";
 import { INTERVAL_UNITS, type IntervalUnit } from "./interval-units.js";
 import type { BillingInterval } from "./periods.js";
 import { storableText } from "./storable-text.js";
+
+/**
+ * How the card token is charged. `recurring`: the gateway stored the amount with the token and
+ * GetnewPayment takes none. `autosave`: the merchant sends the amount (and a unique orderId) on
+ * every charge.
+ */
+export const BILLING_MODES = ["recurring", "autosave"] as const;
+export type BillingMode = (typeof BILLING_MODES)[number];
 
 export interface Plan {
   readonly id: string;

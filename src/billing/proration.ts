@@ -1,5 +1,6 @@
 import type { DateTime } from "luxon";
 import { type BillingInterval, type BillingPeriod, periodAt } from "./periods.js";
+import type { ProrationBehavior } from "./proration-behaviors.js";
 import { mulDivHalfUp } from "./rounding.js";
 
 /**
@@ -19,9 +20,6 @@ import { mulDivHalfUp } from "./rounding.js";
  * - a trialing subscription paid nothing, so every change is `none`-like and keeps the trial's end
  *   as the anchor of the first paid period.
  */
-
-export const PRORATION_BEHAVIORS = ["immediate_prorate", "at_period_end", "none"] as const;
-export type ProrationBehavior = (typeof PRORATION_BEHAVIORS)[number];
 
 export interface PricedPlan {
   readonly amountMinor: number;

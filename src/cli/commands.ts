@@ -1,8 +1,8 @@
 import { type Command, Option } from "commander";
-import { BILLING_MODES } from "../billing/billing-modes.js";
 import { CHARGE_STATES } from "../billing/charge-states.js";
 import { COUPON_DURATIONS } from "../billing/discount.js";
 import { INTERVAL_UNITS } from "../billing/interval-units.js";
+import { PRORATION_BEHAVIORS } from "../billing/proration-behaviors.js";
 import { SUBSCRIPTION_STATES } from "../billing/subscription-states.js";
 import { CUSTOMER_LANGUAGES } from "../customers/languages.js";
 import { IMPORT_COLUMNS } from "../imports/columns.js";
@@ -43,8 +43,11 @@ function registerPlans(program: Command, action: Actions): void {
     .option("--interval-count <n>", "units per period", integer(1, 365), 1)
     .option("--trial-days <n>", "free days before the first charge", integer(0, 730), 0)
     .addOption(
-      new Option("--billing-mode <mode>", "how the saved card is charged (coupons need autosave)")
-        .choices(BILLING_MODES)
+      new Option(
+        "--billing-mode <mode>",
+        "recurring: the card token is charged the amount it was enrolled for; autosave: any amount (needed for plan changes and coupons)",
+      )
+        .choices(["recurring", "autosave"])
         .default("recurring"),
     )
     .action(action(load, "create"));
@@ -170,6 +173,27 @@ function registerSubscriptions(program: Command, action: Actions): void {
     .argument("<id>", "subscription id", uuid)
     .option("--at-period-end", "keep it until the period paid for ends")
     .action(action(() => import("./actions/subscription-cancel.js"), "cancel"));
+
+  const planChange = () => import("./actions/plan-change.js");
+  subscriptions
+    .command("change-plan")
+    .description(
+      "move a subscription to another plan of its currency: prorated now (the difference charged at once, or kept as credit), at the period's end, or with no proration",
+    )
+    .argument("<id>", "subscription id", uuid)
+    .requiredOption("--plan <id>", "the new plan's id", uuid)
+    .addOption(
+      new Option("--proration <behavior>", "how the change is billed (default PRORATION_BEHAVIOR)").choices(
+        PRORATION_BEHAVIORS,
+      ),
+    )
+    .action(action(planChange, "change"));
+
+  subscriptions
+    .command("cancel-plan-change")
+    .description("take back the plan change scheduled for the end of the period")
+    .argument("<id>", "subscription id", uuid)
+    .action(action(planChange, "cancelScheduled"));
 
   const discount = () => import("./actions/subscription-discount.js");
   subscriptions

@@ -102,6 +102,8 @@ export const envSchema = z.object({
   BILLING_BATCH_SIZE: int(1, 10_000).default(500),
   DUNNING_RETRY_DAYS: csvDays.default([1, 3, 5, 7]),
   DUNNING_TERMINAL_ACTION: z.enum(["unpaid", "cancel"]).default("unpaid"),
+  // How a plan change is billed when the request does not say (billing/proration.ts).
+  PRORATION_BEHAVIOR: z.enum(["immediate_prorate", "at_period_end", "none"]).default("immediate_prorate"),
   // Charging (src/charging): jobs carry batches of charges; calls run concurrently per process.
   CHARGE_CONCURRENCY: int(1, 1000).default(8),
   CHARGE_BATCH_SIZE: int(1, 1000).default(200),

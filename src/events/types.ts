@@ -15,6 +15,8 @@ export const EVENT_TYPES = {
   invoiceCreated: "invoice.created",
   chargeDuplicateRefunded: "charge.duplicate_refunded",
   paymentMethodExpiring: "payment_method.expiring",
+  subscriptionPlanChanged: "subscription.plan_changed",
+  subscriptionPlanChangeScheduled: "subscription.plan_change_scheduled",
 } as const;
 
 export type WebhookEventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
@@ -36,6 +38,10 @@ export const WEBHOOK_EVENT_TYPES: Readonly<Record<WebhookEventType, string>> = {
     "The gateway applied a payment late, after the period was already paid; that duplicate payment was refunded.",
   "payment_method.expiring":
     "The saved card stops working within two weeks; data carries a link for the customer to add a new one.",
+  "subscription.plan_changed":
+    "The subscription moved to another plan; data carries what was credited and charged for the change.",
+  "subscription.plan_change_scheduled":
+    "A plan change was scheduled for the end of the current period; data says when and to which plan.",
 };
 
 export function isWebhookEventType(type: string): type is WebhookEventType {

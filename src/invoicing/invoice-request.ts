@@ -1,19 +1,28 @@
 import type { DateTime } from "luxon";
-import type { InvoiceRequest } from "../gateway/index.js";
+import type { InvoiceDiscount, InvoiceRequest } from "../gateway/index.js";
 
 /**
  * The gateway invoice for a charge that stayed unpaid. Rule: the invoice `number` is OUR charge id.
  * The gateway refuses a number it already holds, so sending the same request again (after a lost
  * reply, or from a second worker) can never make a second invoice for one charge.
  *
- * A detailed invoice with one item: the plan for the charge's period, at the charge's amount, in the
- * charge's currency, addressed to the customer, in status `sent` (it asks to be paid, so it carries
- * no payments).
+ * A detailed invoice with one item: the plan for the charge's period, at its price before discount
+ * and credit, in the charge's currency, addressed to the customer, in status `sent` (it asks to be
+ * paid, so it carries no payments). What came off the price goes in setting.discount, so the
+ * invoice's total is the charge's amount to the minor unit: a coupon's percentage alone is sent as
+ * `percentage` (the gateway rounds it half up, as we did); anything else (a fixed coupon, credit,
+ * or both kinds) as the exact `fixed` amount.
  */
 
 export interface InvoiceFacts {
   chargeId: string;
+  /** What the charge asks for: the price less discountMinor and creditMinor. */
   amountMinor: number;
+  discountMinor: number;
+  discountPercent: number | null;
+  creditMinor: number;
+  /** A plan change's own charge is described as the change. */
+  kind: "period" | "plan_change";
   currency: string;
   periodStart: DateTime;
   periodEnd: DateTime;
@@ -32,14 +41,27 @@ const clip = (text: string) => (text.length <= MAX_TEXT ? text : `${text.slice(0
 
 /** "Monthly, 2026-01-15 – 2026-02-15": the plan and the period's local dates, end exclusive. */
 export function itemDescription(
-  facts: Pick<InvoiceFacts, "plan" | "periodStart" | "periodEnd" | "timezone">,
+  facts: Pick<InvoiceFacts, "plan" | "periodStart" | "periodEnd" | "timezone"> &
+    Partial<Pick<InvoiceFacts, "kind">>,
 ) {
   const day = (instant: DateTime) => instant.setZone(facts.timezone).toISODate();
-  return clip(`${facts.plan.name}, ${day(facts.periodStart)} – ${day(facts.periodEnd)}`);
+  const what = facts.kind === "plan_change" ? `Change to ${facts.plan.name}` : facts.plan.name;
+  return clip(`${what}, ${day(facts.periodStart)} – ${day(facts.periodEnd)}`);
+}
+
+function discountOf(facts: InvoiceFacts): InvoiceDiscount | undefined {
+  const off = facts.discountMinor + facts.creditMinor;
+  if (off === 0) return undefined;
+  if (facts.creditMinor === 0 && facts.discountPercent !== null) {
+    return { type: "percentage", percent: facts.discountPercent };
+  }
+  return { type: "fixed", amount: { minor: off, currency: facts.currency } };
 }
 
 export function invoiceRequestFor(facts: InvoiceFacts): InvoiceRequest {
   const { customer } = facts;
+  const discount = discountOf(facts);
+  const priceMinor = facts.amountMinor + facts.discountMinor + facts.creditMinor;
   return {
     type: "detailed",
     status: "sent",
@@ -49,7 +71,7 @@ export function invoiceRequestFor(facts: InvoiceFacts): InvoiceRequest {
       {
         description: itemDescription(facts),
         qty: 1,
-        amount: { minor: facts.amountMinor, currency: facts.currency },
+        amount: { minor: priceMinor, currency: facts.currency },
         ...(facts.plan.productId ? { productId: facts.plan.productId } : {}),
       },
     ],
@@ -58,6 +80,6 @@ export function invoiceRequestFor(facts: InvoiceFacts): InvoiceRequest {
       ...(customer.name ? { name: clip(customer.name) } : {}),
       ...(customer.phone ? { phone: customer.phone } : {}),
     },
-    setting: { language: customer.language },
+    setting: { language: customer.language, ...(discount ? { discount } : {}) },
   };
 }

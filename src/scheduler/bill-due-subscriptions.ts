@@ -3,6 +3,7 @@ import { assertTransition, type SubscriptionState } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { pgInstant, pgInteger, type SqlTx } from "../db/index.js";
 import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
+import { liveDiscounts, type PricedPeriods, pricePeriods, recordDiscountUse } from "../pricing/index.js";
 import { enqueueTokenDeactivation } from "../queue/index.js";
 import { type BillingStep, planBilling } from "./billing-plan.js";
 import { handOut } from "./hand-out.js";
@@ -17,6 +18,11 @@ import { handOut } from "./hand-out.js";
  * the subscriptions' current period and next_billing_at, and their events (recordEvents). The
  * charges are scheduled, due at once and recorded as dispatched; the batch is handed to the queue
  * as soon as it commits (hand-out.ts), so the workers start while the next batch is billed.
+ *
+ * Each period is priced from the plan's price, the live coupon (while it covers one more period) and
+ * the subscription's credit (pricing/): the discount's periods and the credit left are written in
+ * the same transaction. A period priced at zero is created paid, without the gateway, and never
+ * handed out; a trialing subscription whose first period costs nothing becomes active with it.
  *
  * past_due subscriptions are not renewed: one open debt per subscription. A subscription with
  * cancel_at_period_end is canceled at its period end instead, and its card token is handed to the
@@ -38,6 +44,7 @@ interface DueRow {
   next_billing_at: string;
   cancel_at_period_end: boolean;
   payment_method_id: string | null;
+  credit_minor: string;
   amount_minor: string;
   currency: string;
   interval_unit: "day" | "week" | "month" | "year";
@@ -79,7 +86,7 @@ async function billBatch(
   const nowIso = now.toUTC().toISO();
   const due = await tx<DueRow[]>`
     select s.id, s.customer_id, s.status, s.timezone, s.billing_anchor, s.next_billing_at,
-           s.cancel_at_period_end, s.payment_method_id, p.amount_minor, p.currency, p.interval_unit,
+           s.cancel_at_period_end, s.payment_method_id, s.credit_minor, p.amount_minor, p.currency, p.interval_unit,
            p.interval_count
     from subscriptions s
     join plans p on p.id = s.plan_id
@@ -111,11 +118,41 @@ async function billBatch(
     if (step?.kind === "bill") charges.push({ row, step });
     else if (step?.kind === "cancel") canceled.push({ row, at: step.at });
   }
-  const created = await insertCharges(tx, charges, now);
-  await advanceSubscriptions(tx, charges);
+  const discounts = await liveDiscounts(
+    tx,
+    charges.map(({ row }) => row.id),
+  );
+  const priced = charges.map((bill) => ({
+    ...bill,
+    price: pricePeriods(
+      pgInteger(bill.row.amount_minor),
+      bill.step.periods.length,
+      discounts.get(bill.row.id) ?? null,
+      pgInteger(bill.row.credit_minor),
+    ),
+  }));
+  const created = await insertCharges(tx, priced, now);
+  await advanceSubscriptions(tx, priced);
+  await recordDiscountUse(
+    tx,
+    priced.flatMap(({ price }) => (price.discountUse ? [price.discountUse] : [])),
+    now,
+  );
   await cancelAtPeriodEnd(tx, canceled);
   await recordEvents(tx, [
     ...created.events,
+    ...priced
+      .filter(({ row, price }) => row.status === "trialing" && price.charges[0]!.amountMinor === 0)
+      .map(
+        ({ row }): EventInput => ({
+          type: EVENT_TYPES.subscriptionActivated,
+          actor: ACTOR,
+          occurredAt: now,
+          subscriptionId: row.id,
+          customerId: row.customer_id,
+          data: { reason: "first period paid in full by discount or credit" },
+        }),
+      ),
     ...canceled.map(
       ({ row, at }): EventInput => ({
         type: EVENT_TYPES.subscriptionCanceled,
@@ -131,7 +168,7 @@ async function billBatch(
   return {
     rows: due.length,
     cursor: last && { at: last.next_billing_at, id: last.id },
-    created: created.ids,
+    created: created.toCollect,
     canceled: canceled.flatMap(({ row }) => (row.payment_method_id ? [row.payment_method_id] : [])),
   };
 }
@@ -158,65 +195,111 @@ function stepFor(ctx: Pick<EngineContext, "logger">, row: DueRow, now: DateTime,
   }
 }
 
+type PricedBill = { row: DueRow; step: Extract<BillingStep, { kind: "bill" }>; price: PricedPeriods };
+
 /** One INSERT for every period of the batch; a period already billed is skipped by its unique key. */
 async function insertCharges(
   tx: SqlTx,
-  bills: readonly { row: DueRow; step: Extract<BillingStep, { kind: "bill" }> }[],
+  bills: readonly PricedBill[],
   now: DateTime,
-): Promise<{ ids: string[]; events: EventInput[] }> {
-  const periods = bills.flatMap(({ row, step }) => step.periods.map((period) => ({ row, period })));
-  if (periods.length === 0) return { ids: [], events: [] };
+): Promise<{ toCollect: string[]; events: EventInput[] }> {
+  const periods = bills.flatMap(({ row, step, price }) =>
+    step.periods.map((period, i) => ({
+      row,
+      period,
+      charge: price.charges[i]!,
+      couponId: price.discountUse?.couponId,
+    })),
+  );
+  if (periods.length === 0) return { toCollect: [], events: [] };
   const key = (subscriptionId: string, start: DateTime) => `${subscriptionId} ${start.toMillis()}`;
   const byKey = new Map(periods.map((p) => [key(p.row.id, p.period.start), p]));
-  const inserted = await tx<{ id: string; subscription_id: string; period_start: string }[]>`
+  const nowIso = now.toUTC().toISO();
+  const inserted = await tx<{ id: string; subscription_id: string; period_start: string; status: string }[]>`
     insert into charges (subscription_id, period_start, period_end, amount_minor, currency, status,
-                         next_attempt_at, dispatched_at)
-    select p.subscription_id, p.period_start, p.period_end, p.amount_minor, p.currency, 'scheduled',
-           ${now.toUTC().toISO()}::timestamptz, now()
+                         next_attempt_at, dispatched_at, paid_at, discount_minor, discount_percent,
+                         coupon_id, credit_minor)
+    select p.subscription_id, p.period_start, p.period_end, p.amount_minor, p.currency,
+           case when p.amount_minor = 0 then 'paid'::charge_status else 'scheduled'::charge_status end,
+           case when p.amount_minor = 0 then null else ${nowIso}::timestamptz end,
+           case when p.amount_minor = 0 then null else now() end,
+           case when p.amount_minor = 0 then ${nowIso}::timestamptz end,
+           p.discount_minor, p.discount_percent,
+           p.coupon_id, p.credit_minor
     from unnest(
       ${periods.map((p) => p.row.id)}::uuid[], ${periods.map((p) => p.period.start.toUTC().toISO())}::text[]::timestamptz[],
-      ${periods.map((p) => p.period.end.toUTC().toISO())}::text[]::timestamptz[], ${periods.map((p) => p.row.amount_minor)}::bigint[],
-      ${periods.map((p) => p.row.currency)}::text[]
-    ) as p(subscription_id, period_start, period_end, amount_minor, currency)
+      ${periods.map((p) => p.period.end.toUTC().toISO())}::text[]::timestamptz[], ${periods.map((p) => String(p.charge.amountMinor))}::text[]::bigint[],
+      ${periods.map((p) => p.row.currency)}::text[], ${periods.map((p) => String(p.charge.discountMinor))}::text[]::bigint[],
+      ${periods.map((p) => (p.charge.discountPercent === null ? null : String(p.charge.discountPercent)))}::text[]::int[],
+      ${periods.map((p) => (p.charge.discountApplied ? (p.couponId ?? null) : null))}::text[]::uuid[],
+      ${periods.map((p) => String(p.charge.creditAppliedMinor))}::text[]::bigint[]
+    ) as p(subscription_id, period_start, period_end, amount_minor, currency, discount_minor,
+           discount_percent, coupon_id, credit_minor)
     order by p.subscription_id, p.period_start
     on conflict (subscription_id, period_start) where kind = 'period' do nothing
-    returning id, subscription_id, period_start`;
-  const events = inserted.map((charge): EventInput => {
-    const { row, period } = byKey.get(key(charge.subscription_id, pgInstant(charge.period_start)))!;
-    return {
-      type: "charge.created",
+    returning id, subscription_id, period_start, status`;
+  const events = inserted.flatMap((charge): EventInput[] => {
+    const {
+      row,
+      period,
+      charge: price,
+    } = byKey.get(key(charge.subscription_id, pgInstant(charge.period_start)))!;
+    const subjects = {
       actor: ACTOR,
       occurredAt: now,
       subscriptionId: row.id,
       customerId: row.customer_id,
       chargeId: charge.id,
+    };
+    const created: EventInput = {
+      ...subjects,
+      type: "charge.created",
       data: {
         period_index: period.index,
         period_start: period.start.toISO(),
         period_end: period.end.toISO(),
-        amount_minor: pgInteger(row.amount_minor),
+        amount_minor: price.amountMinor,
         currency: row.currency,
+        discount_minor: price.discountMinor,
+        credit_minor: price.creditAppliedMinor,
       },
     };
+    if (charge.status !== "paid") return [created];
+    return [
+      created,
+      {
+        ...subjects,
+        type: EVENT_TYPES.chargeSucceeded,
+        data: { amount_minor: 0, paid_without_gateway: true },
+      },
+    ];
   });
-  return { ids: inserted.map((charge) => charge.id), events };
+  return {
+    toCollect: inserted.filter((charge) => charge.status !== "paid").map((charge) => charge.id),
+    events,
+  };
 }
 
-async function advanceSubscriptions(
-  tx: SqlTx,
-  bills: readonly { row: DueRow; step: Extract<BillingStep, { kind: "bill" }> }[],
-): Promise<void> {
+/**
+ * The last billed period becomes the current one, the credit left is kept, and a trialing
+ * subscription whose first period was paid at zero becomes active (a collected charge does that
+ * when it is paid).
+ */
+async function advanceSubscriptions(tx: SqlTx, bills: readonly PricedBill[]): Promise<void> {
   if (bills.length === 0) return;
   const current = bills.map(({ step }) => step.periods.at(-1)!);
   await tx`
     update subscriptions s set
       current_period_start = v.period_start, current_period_end = v.period_end,
-      next_billing_at = v.next_billing_at
+      next_billing_at = v.next_billing_at, credit_minor = v.credit_minor,
+      status = case when s.status = 'trialing' and v.first_free then 'active'::subscription_status else s.status end
     from unnest(
       ${bills.map(({ row }) => row.id)}::uuid[], ${current.map((p) => p.start.toUTC().toISO())}::text[]::timestamptz[],
       ${current.map((p) => p.end.toUTC().toISO())}::text[]::timestamptz[],
-      ${bills.map(({ step }) => step.nextBillingAt.toUTC().toISO())}::text[]::timestamptz[]
-    ) as v(id, period_start, period_end, next_billing_at)
+      ${bills.map(({ step }) => step.nextBillingAt.toUTC().toISO())}::text[]::timestamptz[],
+      ${bills.map(({ price }) => String(price.creditLeftMinor))}::text[]::bigint[],
+      ${bills.map(({ price }) => String(price.charges[0]!.amountMinor === 0))}::text[]::bool[]
+    ) as v(id, period_start, period_end, next_billing_at, credit_minor, first_free)
     where s.id = v.id`;
 }
 

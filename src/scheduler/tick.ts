@@ -3,6 +3,7 @@ import { defaultQuietPeriodMs } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
 import { sweepPendingEnrollments } from "../enrollment/index.js";
 import { checkLatePayments, refundDuplicates } from "../late-payments/index.js";
+import { applyScheduledPlanChanges } from "../plan-changes/index.js";
 import { billDueSubscriptions } from "./bill-due-subscriptions.js";
 import { dispatchDueCharges } from "./dispatch-due-charges.js";
 import { dispatchInvoices } from "./dispatch-invoices.js";
@@ -17,6 +18,7 @@ import { leaseOf } from "./hand-out.js";
  * workers do the work. Every step is idempotent, so ticks may overlap, repeat, or run in several
  * processes at once, and a tick after a Redis wipe or a restart rebuilds every lost job:
  *
+ *   0. carry out plan changes scheduled for the end of a period that has ended (plan-changes/);
  *   1. bill subscriptions whose next_billing_at has come (one charge per period; trials end into
  *      their first charge; cancel_at_period_end cancels instead), handing each batch's charges to
  *      the queue as soon as it is billed;
@@ -109,6 +111,7 @@ export async function runBillingTick(
     ctx,
     options.redispatchAfterMs ?? ctx.config.CHARGE_REDISPATCH_AFTER_SECONDS * 1000,
   );
+  await applyScheduledPlanChanges(ctx, { now, batchSize });
   const billing = await billDueSubscriptions(ctx, {
     now,
     batchSize,

@@ -16,6 +16,12 @@ export const subscriptionSchema = z
     next_billing_at: timestamp.nullable(),
     trial_end: timestamp.nullable(),
     cancel_at_period_end: z.boolean(),
+    credit_minor: z
+      .number()
+      .int()
+      .describe(
+        "Owed to the customer in minor units of the plan's currency (a downgrade's unused time); taken off the next charges first",
+      ),
     canceled_at: timestamp.nullable(),
     paused_at: timestamp.nullable(),
     ended_reason: z.string().nullable(),
@@ -41,6 +47,7 @@ export function presentSubscription(row: SubscriptionView): SubscriptionBody {
     next_billing_at: iso(row.nextBillingAt),
     trial_end: iso(row.trialEnd),
     cancel_at_period_end: row.cancelAtPeriodEnd,
+    credit_minor: row.creditMinor,
     canceled_at: iso(row.canceledAt),
     paused_at: iso(row.pausedAt),
     ended_reason: row.endedReason,

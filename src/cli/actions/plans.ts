@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { BillingMode, IntervalUnit } from "../../billing/index.js";
+import type { IntervalUnit } from "../../billing/index.js";
 import { createPlan, listPlans } from "../../plans/index.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
 import { fields, table } from "../output.js";
@@ -17,7 +17,7 @@ export async function create(
     interval: IntervalUnit;
     intervalCount: number;
     trialDays: number;
-    billingMode: BillingMode;
+    billingMode: "recurring" | "autosave";
   },
   command: Command,
 ): Promise<void> {

@@ -287,6 +287,84 @@ describe("billing CLI", () => {
     expect(canceled).toMatchObject({ id: enrolled.subscription_id, status: "canceled" });
   }, 60_000);
 
+  it("changes a subscription's plan now with proration, and schedules and takes back a change", async () => {
+    const plan = async (name: string, amount: string) =>
+      jsonOf<Plan>(
+        await billing(
+          "plans",
+          "create",
+          "--name",
+          name,
+          "--amount",
+          amount,
+          "--currency",
+          "QAR",
+          "--interval",
+          "month",
+          "--billing-mode",
+          "autosave",
+        ),
+      );
+    const flex = await plan("Flex", "100.00");
+    const flexPlus = await plan("Flex Plus", "150.00");
+    const ivan = jsonOf<Customer>(await billing("customers", "create", "--email", "ivan@example.com"));
+    const enrolled = jsonOf<Enrolled>(await billing("enroll", "--customer", ivan.id, "--plan", flex.id));
+    await payCheckout(enrolled.checkout_url, CARDS.approves);
+    const subscription = enrolled.subscription_id;
+    await billing("scheduler", "--once");
+    await chargeSettled(subscription, "paid");
+
+    // At the very start of the period nothing of it is used: 150.00 − 100.00 is charged at once.
+    const changed = jsonOf<Record<string, unknown>>(
+      await billing(
+        "subscriptions",
+        "change-plan",
+        subscription,
+        "--plan",
+        flexPlus.id,
+        "--proration",
+        "immediate_prorate",
+      ),
+    );
+    expect(changed).toMatchObject({
+      status: "applied",
+      credit: "100.00",
+      debit: "150.00",
+      charge_amount: "50.00",
+      currency: "QAR",
+    });
+    const scheduled = jsonOf<Record<string, unknown>>(
+      await billing(
+        "subscriptions",
+        "change-plan",
+        subscription,
+        "--plan",
+        flex.id,
+        "--proration",
+        "at_period_end",
+      ),
+    );
+    expect(scheduled).toMatchObject({ status: "scheduled", charge_id: null });
+    const taken = jsonOf<{ plan_change_id: string }>(
+      await billing("subscriptions", "cancel-plan-change", subscription),
+    );
+    expect(taken.plan_change_id).toBe(scheduled.plan_change_id);
+    const again = await billing("subscriptions", "cancel-plan-change", subscription);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("has no scheduled plan change");
+    const bad = await billing(
+      "subscriptions",
+      "change-plan",
+      subscription,
+      "--plan",
+      flex.id,
+      "--proration",
+      "sometimes",
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--proration");
+  }, 120_000);
+
   it("refuses to enrol a customer twice in a plan unless asked, naming the subscription", async () => {
     const hana = jsonOf<Customer>(await billing("customers", "create", "--email", "hana@example.com"));
     const first = jsonOf<Enrolled>(await billing("enroll", "--customer", hana.id, "--plan", plan.id));

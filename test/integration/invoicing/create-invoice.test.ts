@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { events, invoices } from "../../../src/db/schema/index.js";
+import { charges, events, invoices } from "../../../src/db/schema/index.js";
 import { GatewayUnavailableError } from "../../../src/gateway/index.js";
 import { createInvoiceForCharge, startInvoiceWorker } from "../../../src/invoicing/index.js";
 import { enqueueInvoice, invoiceJobId } from "../../../src/queue/index.js";
@@ -19,6 +19,7 @@ interface LedgerInvoice {
   link: string;
   client: { name: string; email: string; phone: string } | null;
   items: { product_id: number | null; description: string; qty: string; amount: string }[];
+  setting: { discount: string; discount_type: string };
 }
 
 const ANCHOR = DateTime.fromISO("2026-01-15T09:00:00Z", { zone: "utc" });
@@ -210,5 +211,50 @@ describe("charges that are not owed", () => {
 
     expect(await createInvoiceForCharge(h.ctx, charge.id)).toMatchObject({ kind: "skipped" });
     expect(await invoiceRow(charge.id)).toBeUndefined();
+  });
+});
+
+describe("a discounted charge's invoice", () => {
+  async function discounted(values: {
+    amountMinor: number;
+    discountMinor: number;
+    discountPercent: number | null;
+    creditMinor: number;
+  }) {
+    const { charge } = await uncollectibleCharge();
+    await h.ctx.db.update(charges).set(values).where(eq(charges.id, charge.id));
+    await runInvoiceJob(charge.id);
+    return (await ledgerInvoices()).find((invoice) => invoice.number === charge.id)!;
+  }
+
+  it.each([
+    // 15% of 100.00: the gateway takes round_half_up(15.00) itself, so the total is the charge
+    [
+      "a percentage coupon is sent as the percentage",
+      { amountMinor: 8_500, discountMinor: 1_500, discountPercent: 15, creditMinor: 0 },
+      "15",
+      "percentage",
+      "85.00",
+    ],
+    [
+      "a fixed coupon as its amount",
+      { amountMinor: 7_500, discountMinor: 2_500, discountPercent: null, creditMinor: 0 },
+      "25.00",
+      "fixed",
+      "75.00",
+    ],
+    // credit is money off too; with a percentage beside it, the exact sum is sent as fixed
+    [
+      "a percentage with credit as the exact fixed sum",
+      { amountMinor: 5_500, discountMinor: 1_500, discountPercent: 15, creditMinor: 3_000 },
+      "45.00",
+      "fixed",
+      "55.00",
+    ],
+  ] as const)("%s", async (_name, values, discount, type, total) => {
+    const invoice = await discounted(values);
+    expect(invoice.items[0]!.amount).toBe("100.00");
+    expect(invoice.setting).toMatchObject({ discount, discount_type: type });
+    expect(invoice.amount).toBe(total);
   });
 });

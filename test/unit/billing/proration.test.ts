@@ -1,11 +1,7 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import {
-  type PricedPlan,
-  type ProrationBehavior,
-  quotePlanChange,
-  sameInterval,
-} from "../../../src/billing/proration.js";
+import { type PricedPlan, quotePlanChange, sameInterval } from "../../../src/billing/proration.js";
+import type { ProrationBehavior } from "../../../src/billing/proration-behaviors.js";
 
 const at = (iso: string) => DateTime.fromISO(iso, { setZone: true });
 const monthly = (amountMinor: number): PricedPlan => ({ amountMinor, interval: { unit: "month", count: 1 } });

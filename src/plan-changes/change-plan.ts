@@ -1,0 +1,193 @@
+import type { DateTime } from "luxon";
+import { z } from "zod";
+import { PRORATION_BEHAVIORS, type ProrationBehavior, quotePlanChange } from "../billing/index.js";
+import type { EngineContext } from "../context/index.js";
+import { pgInstant, pgInteger } from "../db/index.js";
+import { EVENT_TYPES, recordEvents } from "../events/index.js";
+import { enqueueChargeBatches } from "../queue/index.js";
+import { applyChangeNow } from "./apply-now.js";
+import { PlanChangeError } from "./errors.js";
+import { lockSubscriptionForChange, plansById } from "./load.js";
+import { refusePlanChange } from "./refusals.js";
+
+/**
+ * changePlan: moves a subscription to another plan, now or at the end of its period, in one
+ * transaction under the subscription's row lock (refusals.ts says which changes are refused; the
+ * price of a change comes from billing/proration.ts). Rules:
+ * - a new request replaces a scheduled change (the old one is canceled in the same transaction);
+ * - `immediate_prorate` credits only time that was paid for: it is refused while a charge of the
+ *   subscription is still open (being collected or held), and while the period has already ended
+ *   but the scheduler has not billed the next one yet;
+ * - a charge for the difference is collected at once (handed to the charge queue after commit; if
+ *   that fails, the next tick hands it out); a difference in the customer's favour becomes credit.
+ */
+export const changePlanInput = z.object({
+  subscriptionId: z.uuid(),
+  planId: z.uuid(),
+  proration: z.enum(PRORATION_BEHAVIORS).optional(),
+  actor: z.string().trim().min(1).max(200),
+  reason: z.string().trim().min(1).max(500).optional(),
+});
+export type ChangePlanInput = z.input<typeof changePlanInput>;
+
+export interface ChangePlanResult {
+  readonly subscriptionId: string;
+  readonly planChangeId: string;
+  readonly status: "applied" | "scheduled";
+  readonly proration: ProrationBehavior;
+  readonly fromPlanId: string;
+  readonly toPlanId: string;
+  readonly effectiveAt: DateTime;
+  readonly currency: string;
+  readonly creditMinor: number;
+  readonly debitMinor: number;
+  /** The charge that collects the difference (paid at once when it came to zero), if any. */
+  readonly chargeId: string | null;
+  readonly chargeAmountMinor: number;
+  /** The subscription's credit after the change. */
+  readonly creditBalanceMinor: number;
+  readonly replacedPlanChangeId: string | null;
+}
+
+export async function changePlan(ctx: EngineContext, input: ChangePlanInput): Promise<ChangePlanResult> {
+  const request = changePlanInput.parse(input);
+  const proration = request.proration ?? ctx.config.PRORATION_BEHAVIOR;
+  const now = ctx.clock.now();
+  const result = await ctx.db.$client.begin(async (tx) => {
+    const subscription = await lockSubscriptionForChange(tx, request.subscriptionId);
+    const plans = await plansById(tx, [subscription.plan_id, request.planId]);
+    const from = plans.get(subscription.plan_id)!;
+    const to = plans.get(request.planId);
+    refusePlanChange(subscription, from, to, request.planId);
+    const trialing = subscription.status === "trialing";
+    const period = currentPeriod(subscription, now);
+    if (proration === "at_period_end" && subscription.cancel_at_period_end) {
+      throw new PlanChangeError(
+        "subscription_not_changeable",
+        `subscription ${subscription.id} ends at its period's end; resume it before scheduling a plan change`,
+      );
+    }
+    if (proration === "immediate_prorate" && !trialing) await refuseOpenCharges(tx, subscription.id);
+    const [replaced] = await tx<{ id: string }[]>`
+      update plan_changes set status = 'canceled', canceled_at = ${now.toUTC().toISO()}
+      where subscription_id = ${subscription.id} and status = 'scheduled' returning id`;
+    const quote = quotePlanChange({
+      behavior: proration,
+      trialing,
+      period,
+      at: now,
+      from,
+      to,
+      timezone: subscription.timezone,
+    });
+    const common = {
+      tx,
+      subscription,
+      from,
+      to,
+      proration,
+      now,
+      period,
+      actor: request.actor,
+      reason: request.reason,
+    };
+    if (quote.kind === "scheduled") {
+      const [change] = await tx<{ id: string }[]>`
+        insert into plan_changes (subscription_id, from_plan_id, to_plan_id, proration, status, effective_at,
+                                  currency, actor, reason)
+        values (${subscription.id}, ${from.id}, ${to.id}, ${proration}, 'scheduled', ${quote.effectiveAt.toISO()},
+                ${from.currency}, ${request.actor}, ${request.reason ?? null})
+        returning id`;
+      await recordEvents(tx, [
+        {
+          type: EVENT_TYPES.subscriptionPlanChangeScheduled,
+          actor: request.actor,
+          occurredAt: now,
+          subscriptionId: subscription.id,
+          customerId: subscription.customer_id,
+          data: {
+            plan_change_id: change!.id,
+            from_plan_id: from.id,
+            to_plan_id: to.id,
+            effective_at: quote.effectiveAt.toISO(),
+            replaced_plan_change_id: replaced?.id ?? null,
+          },
+        },
+      ]);
+      return {
+        planChangeId: change!.id,
+        status: "scheduled" as const,
+        effectiveAt: quote.effectiveAt,
+        creditMinor: 0,
+        debitMinor: 0,
+        chargeId: null,
+        chargeAmountMinor: 0,
+        collect: false,
+        creditBalanceMinor: pgInteger(subscription.credit_minor),
+        fromPlanId: from.id,
+        currency: from.currency,
+        replacedPlanChangeId: replaced?.id ?? null,
+      };
+    }
+    const applied = await applyChangeNow({ ...common, quote, replacedPlanChangeId: replaced?.id ?? null });
+    return {
+      ...applied,
+      status: "applied" as const,
+      fromPlanId: from.id,
+      currency: from.currency,
+      replacedPlanChangeId: replaced?.id ?? null,
+    };
+  });
+  if (result.collect && result.chargeId) {
+    await enqueueChargeBatches(ctx.queues, [[result.chargeId]]).catch((err: unknown) =>
+      ctx.logger.warn(
+        { err, chargeId: result.chargeId },
+        "could not enqueue the plan change's charge; the next tick hands it out",
+      ),
+    );
+  }
+  ctx.logger.info(
+    { subscriptionId: request.subscriptionId, planId: request.planId, proration, status: result.status },
+    "plan change",
+  );
+  const { collect: _collect, ...rest } = result;
+  return { ...rest, subscriptionId: request.subscriptionId, proration, toPlanId: request.planId };
+}
+
+/** The current period; a trial with no period yet runs from now to its end. */
+function currentPeriod(
+  subscription: {
+    current_period_start: string | null;
+    current_period_end: string | null;
+    next_billing_at: string | null;
+    id: string;
+  },
+  now: DateTime,
+) {
+  const end = subscription.current_period_end ?? subscription.next_billing_at;
+  const start = subscription.current_period_start ? pgInstant(subscription.current_period_start) : now;
+  if (end === null || pgInstant(end) <= now) {
+    throw new PlanChangeError(
+      "period_not_settled",
+      `subscription ${subscription.id} is due for billing; change its plan once the next period is billed`,
+    );
+  }
+  return { start, end: pgInstant(end) };
+}
+
+async function refuseOpenCharges(
+  tx: Parameters<typeof lockSubscriptionForChange>[0],
+  subscriptionId: string,
+) {
+  const [open] = await tx<{ id: string; status: string }[]>`
+    select id, status from charges
+    where subscription_id = ${subscriptionId} and status in ('scheduled', 'retrying', 'processing', 'needs_review')
+    limit 1`;
+  if (open) {
+    throw new PlanChangeError(
+      "period_not_settled",
+      `charge ${open.id} of subscription ${subscriptionId} is ${open.status}; prorate once it is settled, or change at_period_end`,
+      { charge_id: open.id, charge_status: open.status },
+    );
+  }
+}

@@ -1,0 +1,3 @@
+/** What each charge costs: the live coupon and the subscription's credit, applied to plan prices. */
+export { type DiscountUse, type LiveDiscount, liveDiscounts, recordDiscountUse } from "./live-discounts.js";
+export { type PricedPeriods, pricePeriods } from "./price-periods.js";
