@@ -5,7 +5,7 @@
  *   domain          billing (pure: periods, dunning, state tables)
  *   infrastructure  db (its enums are the domain's state tables), gateway, queue, infra
  *   context         context (the engine context and the shared billing clock)
- *   services     charging, scheduler, enrollment, invoicing, refunds, cancellation, dunning,
+ *   services     charging, scheduler, enrollment, invoicing, refunds, cancellation, coupons, dunning,
  *                customers, plans, events, webhooks, apikeys, imports, late-payments, breaker, ops,
  *                health, pricing, plan-changes, portal
  *   edges        http, api, cli, runtime, app (the composition root)
@@ -18,7 +18,7 @@ const DOMAIN = "^src/billing/";
 const INFRASTRUCTURE = "^src/(db|gateway|queue|infra)/";
 const CONTEXT = "^src/context/";
 const SERVICES =
-  "^src/(charging|scheduler|enrollment|invoicing|refunds|cancellation|dunning|customers|plans|events|webhooks|apikeys|imports|late-payments|breaker|ops|portal|health|pricing|plan-changes)/";
+  "^src/(charging|scheduler|enrollment|invoicing|refunds|cancellation|coupons|dunning|customers|plans|events|webhooks|apikeys|imports|late-payments|breaker|ops|portal|health|pricing|plan-changes)/";
 const EDGES = "^src/(http|api|cli|runtime|app)/";
 const SIMULATOR = "^src/simulator/";
 

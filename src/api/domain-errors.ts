@@ -1,6 +1,7 @@
 import { IllegalTransitionError, PlanInputError } from "../billing/index.js";
 import { SubscriptionNotFoundError } from "../cancellation/index.js";
 import { ChargeNotFoundError, ChargeNotHeldError } from "../charging/index.js";
+import { CouponError, type CouponErrorCode, CouponInputError } from "../coupons/index.js";
 import { CustomerInputError } from "../customers/index.js";
 import { SqlState, violates } from "../db/index.js";
 import {
@@ -91,6 +92,48 @@ function unknownReference(field: string, detail: string): ApiProblem {
   });
 }
 
+/**
+ * Coupon refusals. The coupon a body names (`coupon`) is the offending field of a refusal about it,
+ * and the refusals of its own rules are prefixed `coupon_`; a refusal about the subscription
+ * (canceled, already discounted) is a conflict with its state.
+ */
+const COUPON_PROBLEMS: Record<
+  CouponErrorCode,
+  { status: number; code: string; title: string; field?: string }
+> = {
+  coupon_not_found: {
+    status: 422,
+    code: "unknown_reference",
+    title: "Referenced resource not found",
+    field: "coupon",
+  },
+  coupon_exists: { status: 409, code: "coupon_exists", title: "Coupon code already exists", field: "code" },
+  expired: { status: 422, code: "coupon_expired", title: "Coupon expired", field: "coupon" },
+  archived: { status: 422, code: "coupon_archived", title: "Coupon archived", field: "coupon" },
+  exhausted: { status: 422, code: "coupon_exhausted", title: "Coupon fully redeemed", field: "coupon" },
+  currency_mismatch: {
+    status: 422,
+    code: "coupon_currency_mismatch",
+    title: "Coupon in another currency",
+    field: "coupon",
+  },
+  coupon_needs_autosave: {
+    status: 422,
+    code: "coupon_needs_autosave",
+    title: "Coupon needs an autosave card",
+    field: "coupon",
+  },
+  subscription_canceled: { status: 409, code: "subscription_canceled", title: "Subscription is canceled" },
+  discount_exists: { status: 409, code: "discount_exists", title: "Subscription already has a discount" },
+  no_discount: { status: 404, code: "no_discount", title: "Subscription has no discount" },
+};
+
+function couponProblem(error: CouponError): ApiProblem {
+  const { status, code, title, field } = COUPON_PROBLEMS[error.code];
+  const errors = field ? { errors: [{ field, location: "body", message: error.message }] } : {};
+  return new ApiProblem(status, code, title, error.message, { ...error.details, ...errors });
+}
+
 const REFUND_PROBLEMS: Record<RefundRefusal, { status: number; code: string; title: string }> = {
   charge_not_found: { status: 404, code: "not_found", title: "Resource not found" },
   charge_not_refundable: { status: 422, code: "charge_not_refundable", title: "Charge cannot be refunded" },
@@ -127,7 +170,12 @@ function planChangeProblem(error: PlanChangeError): ApiProblem {
 
 export function domainProblem(error: unknown): ApiProblem | undefined {
   if (error instanceof PlanChangeError) return planChangeProblem(error);
-  if (error instanceof PlanInputError || error instanceof CustomerInputError) return bodyIssues(error.issues);
+  if (
+    error instanceof PlanInputError ||
+    error instanceof CustomerInputError ||
+    error instanceof CouponInputError
+  )
+    return bodyIssues(error.issues);
   if (error instanceof WebhookUrlRefusedError)
     return bodyIssues([{ field: error.field, message: error.message }]);
   if (error instanceof IllegalTransitionError) {
@@ -143,6 +191,7 @@ export function domainProblem(error: unknown): ApiProblem | undefined {
   }
   if (error instanceof EnrollmentError) return enrollmentProblem(error);
   if (error instanceof RefundError) return refundProblem(error);
+  if (error instanceof CouponError) return couponProblem(error);
   if (error instanceof GatewayError) {
     return new ApiProblem(
       error instanceof GatewayUnavailableError ? 503 : 502,

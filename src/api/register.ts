@@ -6,6 +6,7 @@ import { handleApiError, handleApiNotFound } from "./errors.js";
 import { claimOrReplay, fingerprintRequest, recordResponse } from "./idempotency.js";
 import { API_PREFIX, registerOpenApi } from "./openapi.js";
 import { chargeRoutes } from "./routes/charges.js";
+import { couponRoutes } from "./routes/coupons.js";
 import { customerRoutes } from "./routes/customers.js";
 import { dunningRoutes } from "./routes/dunning.js";
 import { invoiceRoutes } from "./routes/invoices.js";
@@ -48,6 +49,7 @@ export function registerMerchantApi(app: FastifyInstance, ctx: EngineContext): v
       subscriptionRoutes(api, ctx);
       subscriptionActionRoutes(api, ctx);
       planChangeRoutes(api, ctx);
+      couponRoutes(api, ctx);
       chargeRoutes(api, ctx);
       invoiceRoutes(api, ctx);
       dunningRoutes(api, ctx);

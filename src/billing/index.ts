@@ -103,6 +103,8 @@ export {
 export {
   BILLING_MODES,
   type BillingMode,
+  currencyCode,
+  decimalAmountText,
   MAX_INTERVAL_COUNT,
   MAX_TRIAL_DAYS,
   type Plan,
@@ -112,6 +114,7 @@ export {
   parsePlanInput,
   planInputSchema,
   planInterval,
+  positiveMinorUnits,
 } from "./plan.js";
 export {
   type PlanChangeInput,

@@ -53,25 +53,27 @@ export interface PlanInputOptions {
 const PLAIN_DECIMAL = /^\d+(\.\d*)?$/;
 
 /**
- * The amount's own text, before its currency is known: exactly a decimal, nothing around it. Money
- * parsing forgives surrounding whitespace (gateway replies carry it), but a price a person sends
- * with a stray space is refused rather than silently changed.
+ * A decimal amount's own text, before its currency is known: exactly a decimal, nothing around it.
+ * Money parsing forgives surrounding whitespace (gateway replies carry it), but a price a person
+ * sends with a stray space is refused rather than silently changed. `field` names it in messages.
  */
-const amountText = z
-  .string({ error: 'amount must be a decimal string such as "100.00"' })
-  .check((payload) => {
+export function decimalAmountText(field = "amount") {
+  return z.string({ error: `${field} must be a decimal string such as "100.00"` }).check((payload) => {
     const text = payload.value;
     const shown = JSON.stringify(text);
     let message: string | undefined;
     if (text.trim() !== text)
-      message = `amount ${shown} has spaces around it; send the number alone, e.g. "100.00"`;
+      message = `${field} ${shown} has spaces around it; send the number alone, e.g. "100.00"`;
     else if (text.startsWith("-") && PLAIN_DECIMAL.test(text.slice(1)))
-      message = `amount ${shown} must not be negative`;
-    else if (!PLAIN_DECIMAL.test(text)) message = `amount ${shown} is not a decimal number such as "100.00"`;
+      message = `${field} ${shown} must not be negative`;
+    else if (!PLAIN_DECIMAL.test(text))
+      message = `${field} ${shown} is not a decimal number such as "100.00"`;
     if (message) payload.issues.push({ code: "custom", input: text, message });
   });
+}
 
-function currencyCode(currencies: readonly string[] | undefined) {
+/** An ISO 4217 code, and one of `currencies` (GATEWAY_CURRENCIES) when given. */
+export function currencyCode(currencies: readonly string[] | undefined) {
   const allowed = currencies?.join(", ");
   return z.string({ error: "currency must be a string" }).check((payload) => {
     const code = payload.value;
@@ -84,16 +86,16 @@ function currencyCode(currencies: readonly string[] | undefined) {
 }
 
 /** The amount in minor units of the currency, or why it has none there (decimals, size, zero). */
-function minorUnits(amount: string, currency: string): number | string {
+export function positiveMinorUnits(amount: string, currency: string, field = "amount"): number | string {
   let minor: number;
   try {
     minor = toMinor(amount, currency);
   } catch (error) {
-    if (error instanceof MoneyFormatError) return error.message;
+    if (error instanceof MoneyFormatError) return error.message.replace(/^amount /, `${field} `);
     throw error;
   }
   // The gateway cannot take a zero charge; a free plan is a trial, not a price.
-  return minor > 0 ? minor : "amount must be greater than zero";
+  return minor > 0 ? minor : `${field} must be greater than zero`;
 }
 
 const hasIssueAt = (issues: readonly { path?: readonly PropertyKey[] }[], field: string) =>
@@ -117,7 +119,7 @@ export function planInputSchema({ currencies }: PlanInputOptions = {}) {
           .min(1, { error: "name must not be empty" })
           .max(200, { error: "name must be at most 200 characters" })
           .check(storableText("name")),
-        amount: amountText,
+        amount: decimalAmountText(),
         currency: currencyCode(currencies).describe(
           currencies
             ? `ISO 4217 code the gateway account takes: ${currencies.join(", ")} (GATEWAY_CURRENCIES)`
@@ -144,7 +146,7 @@ export function planInputSchema({ currencies }: PlanInputOptions = {}) {
     )
     .superRefine(
       (input, ctx) => {
-        const minor = minorUnits(input.amount, input.currency);
+        const minor = positiveMinorUnits(input.amount, input.currency);
         if (typeof minor === "string") ctx.addIssue({ code: "custom", path: ["amount"], message: minor });
       },
       {

@@ -23,5 +23,5 @@ export {
   resumeSubscription,
   resumeSubscriptionInput,
 } from "./resume-subscription.js";
-export { SubscriptionNotFoundError } from "./subscription-row.js";
+export { lockSubscription, SubscriptionNotFoundError, type SubscriptionRow } from "./subscription-row.js";
 export { startTokenDeactivationWorker } from "./worker.js";

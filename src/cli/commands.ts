@@ -1,5 +1,6 @@
 import { type Command, Option } from "commander";
 import { CHARGE_STATES } from "../billing/charge-states.js";
+import { COUPON_DURATIONS } from "../billing/discount.js";
 import { INTERVAL_UNITS } from "../billing/interval-units.js";
 import { PRORATION_BEHAVIORS } from "../billing/proration-behaviors.js";
 import { SUBSCRIPTION_STATES } from "../billing/subscription-states.js";
@@ -58,6 +59,47 @@ function registerPlans(program: Command, action: Actions): void {
     .action(action(load, "list"));
 }
 
+function registerCoupons(program: Command, action: Actions): void {
+  const coupons = program.command("coupons").description("discount codes, redeemed on subscriptions");
+  const load = () => import("./actions/coupons.js");
+
+  coupons
+    .command("create")
+    .description("create a coupon: --percent-off, or --amount-off with --currency; prints it with its id")
+    .requiredOption("--code <code>", "what customers type; stored upper-case")
+    .option("--name <name>", "what it is for")
+    .option("--percent-off <n>", "whole percent off each period covered", integer(1, 99))
+    .option("--amount-off <amount>", 'fixed amount off each period covered, a decimal such as "10.00"')
+    .option("--currency <code>", "the fixed amount's currency, e.g. QAR")
+    .addOption(
+      new Option("--duration <duration>", "which periods it covers")
+        .choices(COUPON_DURATIONS)
+        .makeOptionMandatory(),
+    )
+    .option("--duration-periods <n>", "how many periods (repeating only)", integer(1, 1200))
+    .option("--max-redemptions <n>", "how many subscriptions may redeem it", integer(1, 1_000_000_000))
+    .option("--expires-at <time>", "ISO 8601 instant with an offset (billing clock): no redemption from then")
+    .action(action(load, "create"));
+
+  coupons
+    .command("list")
+    .description("list the coupons that can be redeemed, oldest first")
+    .option("--archived", "include archived coupons")
+    .action(action(load, "list"));
+
+  coupons
+    .command("show")
+    .description("show one coupon")
+    .argument("<coupon>", "coupon id or code")
+    .action(action(load, "show"));
+
+  coupons
+    .command("archive")
+    .description("stop a coupon from being redeemed; discounts already redeemed run their course")
+    .argument("<coupon>", "coupon id or code")
+    .action(action(load, "archive"));
+}
+
 function registerCustomers(program: Command, action: Actions): void {
   const customers = program.command("customers").description("who pays");
   const load = () => import("./actions/customers.js");
@@ -100,6 +142,7 @@ function registerEnroll(program: Command, action: Actions): void {
       "--allow-duplicate",
       "subscribe although the customer already has a subscription to the plan that is not canceled",
     )
+    .option("--coupon <code>", "redeem this coupon on the new subscription (autosave plans only)")
     .action(action(() => import("./actions/enroll.js"), "run"));
 }
 
@@ -171,6 +214,20 @@ function registerSubscriptions(program: Command, action: Actions): void {
     .description("take back the plan change scheduled for the end of the period")
     .argument("<id>", "subscription id", uuid)
     .action(action(planChange, "cancelScheduled"));
+
+  const discount = () => import("./actions/subscription-discount.js");
+  subscriptions
+    .command("apply-coupon")
+    .description("redeem a coupon on a subscription: its discount comes off each period's charge it covers")
+    .argument("<id>", "subscription id", uuid)
+    .requiredOption("--coupon <code>", "the coupon's code")
+    .action(action(discount, "apply"));
+
+  subscriptions
+    .command("remove-discount")
+    .description("end a subscription's discount now; later periods are charged in full")
+    .argument("<id>", "subscription id", uuid)
+    .action(action(discount, "remove"));
 }
 
 function registerCharges(program: Command, action: Actions): void {
@@ -357,6 +414,7 @@ function registerProcesses(program: Command, action: Actions): void {
 export function registerCommands(program: Command, action: Actions): void {
   registerMigrate(program, action);
   registerPlans(program, action);
+  registerCoupons(program, action);
   registerCustomers(program, action);
   registerPortalLink(program, action);
   registerEnroll(program, action);

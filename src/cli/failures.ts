@@ -3,6 +3,7 @@ import { ZodError } from "zod";
 import { ApiProblem } from "../api/problem.js";
 import { ApiKeyNameError } from "../apikeys/index.js";
 import { ConfigError } from "../config/index.js";
+import { CouponError, CouponInputError } from "../coupons/index.js";
 import { CustomerInputError } from "../customers/index.js";
 import { DuplicateSubscriptionError, EnrollmentCheckoutError, EnrollmentError } from "../enrollment/index.js";
 import { PlanInputError } from "../plans/index.js";
@@ -34,7 +35,11 @@ function fieldsAsOptions(
 /** Maps what a command threw to the message and exit code the user gets. */
 export function toCliError(error: unknown, fieldOptions: Readonly<Record<string, string>> = {}): CliError {
   if (error instanceof CliError) return error;
-  if (error instanceof PlanInputError || error instanceof CustomerInputError) {
+  if (
+    error instanceof PlanInputError ||
+    error instanceof CustomerInputError ||
+    error instanceof CouponInputError
+  ) {
     return fieldsAsOptions(error.issues, fieldOptions);
   }
   if (error instanceof ZodError) {
@@ -57,7 +62,12 @@ export function toCliError(error: unknown, fieldOptions: Readonly<Record<string,
       : `subscription ${error.subscriptionId} stays pending_enrollment; POST /v1/subscriptions/${error.subscriptionId}/new-card-link gives it a checkout`;
     return new CliError(`${error.message}; ${left}`);
   }
-  if (error instanceof EnrollmentError || error instanceof ApiProblem || error instanceof RefundError) {
+  if (
+    error instanceof EnrollmentError ||
+    error instanceof ApiProblem ||
+    error instanceof RefundError ||
+    error instanceof CouponError
+  ) {
     return new CliError(error.message);
   }
   if (error instanceof CommanderError) return new CliError(error.message, EXIT.usage);

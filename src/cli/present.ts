@@ -1,5 +1,6 @@
 import type { ChargeRow } from "../api/services/charges.js";
-import type { SubscriptionRow } from "../api/services/subscriptions.js";
+import type { SubscriptionView } from "../api/services/subscriptions.js";
+import type { StoredCoupon } from "../coupons/index.js";
 import type { Customer } from "../customers/index.js";
 import { toDecimalString } from "../money/index.js";
 import type { StoredPlan } from "../plans/index.js";
@@ -39,7 +40,36 @@ export function presentCustomer(customer: Customer) {
   };
 }
 
-export function presentSubscription(row: SubscriptionRow) {
+/** A coupon's terms, flat: the percent, or the amount with its currency. */
+function couponTerms(coupon: StoredCoupon) {
+  const { terms } = coupon;
+  const fixed = terms.type === "fixed" ? terms : null;
+  return {
+    discount_type: terms.type,
+    percent_off: terms.type === "percentage" ? terms.percentOff : null,
+    amount_off: fixed && toDecimalString(fixed.amountOffMinor, fixed.currency),
+    amount_off_minor: fixed?.amountOffMinor ?? null,
+    currency: fixed?.currency ?? null,
+    duration: coupon.duration,
+    duration_periods: coupon.durationPeriods,
+  };
+}
+
+export function presentCoupon(coupon: StoredCoupon) {
+  return {
+    id: coupon.id,
+    code: coupon.code,
+    name: coupon.name,
+    ...couponTerms(coupon),
+    max_redemptions: coupon.maxRedemptions,
+    redemptions: coupon.redemptions,
+    expires_at: iso(coupon.expiresAt),
+    archived: coupon.archivedAt !== null,
+    created_at: iso(coupon.createdAt),
+  };
+}
+
+export function presentSubscription(row: SubscriptionView) {
   return {
     id: row.id,
     customer_id: row.customerId,
@@ -51,6 +81,12 @@ export function presentSubscription(row: SubscriptionRow) {
     trial_end: iso(row.trialEnd),
     cancel_at_period_end: row.cancelAtPeriodEnd,
     canceled_at: iso(row.canceledAt),
+    discount: row.discount && {
+      coupon_code: row.discount.coupon.code,
+      ...couponTerms(row.discount.coupon),
+      periods_applied: row.discount.periodsApplied,
+      applied_at: iso(row.discount.appliedAt),
+    },
     created_at: iso(row.createdAt),
   };
 }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { EngineContext } from "../context/index.js";
+import { lockRedeemableCoupon, redeemCoupon } from "../coupons/index.js";
 import { customers, plans, subscriptions } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
 import { DuplicateSubscriptionError, EnrollmentError } from "./errors.js";
@@ -18,6 +19,8 @@ const enrollInput = z.object({
   actor: z.string({ error: "actor must be a string" }).trim().min(1, { error: "actor must not be empty" }),
   /** Make a second subscription although the customer has one to the plan that is not canceled. */
   allowDuplicate: z.boolean({ error: "allowDuplicate must be true or false" }).default(false),
+  /** A coupon code to redeem on the new subscription. */
+  coupon: z.string({ error: "coupon must be a coupon code" }).trim().min(1).optional(),
 });
 
 export type EnrollInput = z.input<typeof enrollInput>;
@@ -37,7 +40,9 @@ export interface EnrollResult {
  * Refused with EnrollmentError before anything is written: an unknown customer or plan, an
  * archived plan or one in a currency the gateway account does not take, and (unless
  * allowDuplicate) a customer who already has a subscription to the plan that is not canceled
- * (DuplicateSubscriptionError, naming it).
+ * (DuplicateSubscriptionError, naming it). A coupon is checked there too (CouponError: unknown,
+ * refused by its rules, or a plan that charges a recurring token, which takes no discounted amount)
+ * and redeemed in the transaction that creates the subscription, so a refusal leaves nothing.
  *
  * The rows are committed before AddTransaction is called, as every gateway call is recorded
  * first: the enrollment id is the checkout's orderId, so callbacks and the sweep can find it
@@ -56,7 +61,7 @@ export async function enroll(ctx: EnrollContext, input: EnrollInput): Promise<En
   if (!parsed.success) {
     throw new EnrollmentError("invalid_input", parsed.error.issues.map((issue) => issue.message).join("; "));
   }
-  const { customerId, planId, actor, allowDuplicate } = parsed.data;
+  const { customerId, planId, actor, allowDuplicate, coupon: code } = parsed.data;
   const now = ctx.clock.now();
   const { customer, enrollment } = await ctx.db.transaction(async (tx) => {
     // Locked so that two enrolments of one customer at once cannot both find no subscription.
@@ -74,6 +79,8 @@ export async function enroll(ctx: EnrollContext, input: EnrollInput): Promise<En
       const existing = await findOpenSubscription(tx, customerId, planId);
       if (existing) throw new DuplicateSubscriptionError(existing.id, existing.status, customerId, planId);
     }
+    const target = { planId, currency: plan.currency, billingMode: plan.billingMode, cardKind: null };
+    const coupon = code ? await lockRedeemableCoupon(tx, code, target, now) : null;
 
     const [subscription] = await tx
       .insert(subscriptions)
@@ -88,6 +95,7 @@ export async function enroll(ctx: EnrollContext, input: EnrollInput): Promise<En
       customerId,
       data: { plan_id: planId, status: subscription.status },
     });
+    if (coupon) await redeemCoupon(tx, { coupon, subscription, actor, now });
     const enrollment = await insertEnrollment(tx, {
       subscription,
       plan,

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { EngineContext } from "../context/index.js";
+import { releaseRedemption } from "../coupons/index.js";
 import { enrollments, subscriptions } from "../db/schema/index.js";
 import { EVENT_TYPES, recordEvent } from "../events/index.js";
 import { GatewayError } from "../gateway/index.js";
@@ -115,6 +116,14 @@ async function closeRefused(
         });
       }
       if (canceled) {
+        // The subscription never started: a coupon redeemed with it is given back.
+        await releaseRedemption(tx, {
+          subscriptionId: enrollment.subscriptionId,
+          customerId: canceled.customerId,
+          actor,
+          now,
+          reason,
+        });
         await recordEvent(tx, {
           ...subjects,
           customerId: canceled.customerId,

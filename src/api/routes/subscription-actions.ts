@@ -37,6 +37,7 @@ export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void 
           "Creates a pending_enrollment subscription and a hosted checkout where the customer saves a card; the subscription starts when the gateway confirms the payment. " +
           "A customer who already has a subscription to the plan that is not canceled is refused with 409 `already_subscribed` naming it, unless `allow_duplicate` is true. " +
           "A plan whose currency the gateway account does not take (GATEWAY_CURRENCIES) is refused with 422 `currency_not_supported`. " +
+          "A `coupon` is checked before anything is written and redeemed with the subscription; it is refused as on POST /v1/subscriptions/{id}/discount, a plan with billing_mode recurring with 422 `coupon_needs_autosave`. " +
           "When the gateway gives no checkout (502 `checkout_failed`): if it refused, the subscription is canceled at once (`subscription_canceled: true`) and subscribing again starts afresh; " +
           "if its answer was lost, the subscription stays pending_enrollment and a new card link gives it a checkout.",
         headers: idempotencyHeaders,
@@ -51,12 +52,13 @@ export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void 
       },
     },
     async (request, reply) => {
-      const { customer_id, plan_id, allow_duplicate = false } = request.body;
+      const { customer_id, plan_id, allow_duplicate = false, coupon } = request.body;
       const result = await enroll(ctx, {
         customerId: customer_id,
         planId: plan_id,
         actor: actorOf(request),
         allowDuplicate: allow_duplicate,
+        coupon,
       });
       const subscription = await findSubscription(ctx.db, result.subscriptionId);
       return reply.code(201).send({

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { SUBSCRIPTION_STATES, storableText } from "../../billing/index.js";
-import type { EventRow, SubscriptionRow } from "../services/subscriptions.js";
+import type { EventRow, SubscriptionView } from "../services/subscriptions.js";
 import { iso, pageLimit, pageOf, pageQuery, timestamp } from "./common.js";
+import { applyDiscountBody, discountSchema, presentDiscount } from "./coupons.js";
 
 export const subscriptionSchema = z
   .object({
@@ -24,6 +25,9 @@ export const subscriptionSchema = z
     canceled_at: timestamp.nullable(),
     paused_at: timestamp.nullable(),
     ended_reason: z.string().nullable(),
+    discount: discountSchema
+      .nullable()
+      .describe("The live discount, taken off each period's charge while it lasts; null when none"),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -31,7 +35,7 @@ export const subscriptionSchema = z
 
 export type SubscriptionBody = z.infer<typeof subscriptionSchema>;
 
-export function presentSubscription(row: SubscriptionRow): SubscriptionBody {
+export function presentSubscription(row: SubscriptionView): SubscriptionBody {
   return {
     id: row.id,
     customer_id: row.customerId,
@@ -47,6 +51,7 @@ export function presentSubscription(row: SubscriptionRow): SubscriptionBody {
     canceled_at: iso(row.canceledAt),
     paused_at: iso(row.pausedAt),
     ended_reason: row.endedReason,
+    discount: row.discount ? presentDiscount(row.discount) : null,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };
@@ -68,6 +73,9 @@ export const createSubscriptionBody = z.strictObject({
     .describe(
       "Subscribe although the customer already has a subscription to the plan that is not canceled (refused with 409 otherwise)",
     ),
+  coupon: applyDiscountBody.shape.coupon
+    .optional()
+    .describe("A coupon code to redeem on the new subscription (autosave plans only)"),
 });
 
 export const createdSubscriptionSchema = subscriptionSchema

@@ -1,5 +1,8 @@
 import { and, asc, eq, gt, type SQL } from "drizzle-orm";
 import type { SubscriptionState } from "../../billing/index.js";
+// The module itself, not the coupons index: a read (`billing subscriptions list`) loads what it
+// reads, not the redemption services and what they import (cancellation, queues, the gateway).
+import { type LiveDiscount, liveDiscount, liveDiscounts } from "../../coupons/live-discount.js";
 import type { Db } from "../../db/index.js";
 import { events, subscriptions } from "../../db/schema/index.js";
 import { notFound } from "../problem.js";
@@ -9,11 +12,21 @@ import { afterCursor, type Page, type PageRequest, toPage } from "./page.js";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
+/** A subscription as it is shown: its row and its live discount. */
+export type SubscriptionView = SubscriptionRow & { discount: LiveDiscount | null };
 
-export async function findSubscription(db: Db, id: string): Promise<SubscriptionRow> {
+async function withDiscounts(db: Db, rows: SubscriptionRow[]): Promise<SubscriptionView[]> {
+  const discounts = await liveDiscounts(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, discount: discounts.get(row.id) ?? null }));
+}
+
+export async function findSubscription(db: Db, id: string): Promise<SubscriptionView> {
   const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id));
   if (!row) throw notFound("subscription", id);
-  return row;
+  return { ...row, discount: await liveDiscount(db, row.id) };
 }
 
 export interface SubscriptionFilter extends PageRequest {
@@ -21,7 +34,7 @@ export interface SubscriptionFilter extends PageRequest {
   customer_id?: string | undefined;
 }
 
-export async function listSubscriptions(db: Db, filter: SubscriptionFilter): Promise<Page<SubscriptionRow>> {
+export async function listSubscriptions(db: Db, filter: SubscriptionFilter): Promise<Page<SubscriptionView>> {
   const conditions: (SQL | undefined)[] = [
     filter.status === undefined ? undefined : eq(subscriptions.status, filter.status),
     filter.customer_id === undefined ? undefined : eq(subscriptions.customerId, filter.customer_id),
@@ -33,7 +46,8 @@ export async function listSubscriptions(db: Db, filter: SubscriptionFilter): Pro
     .where(and(...conditions))
     .orderBy(asc(subscriptions.createdAt), asc(subscriptions.id))
     .limit(filter.limit + 1);
-  return toPage(rows, filter.limit);
+  const page = toPage(rows, filter.limit);
+  return { ...page, data: await withDiscounts(db, page.data) };
 }
 
 /** The subscription's history, oldest first (the log's own order); the cursor is an event id. */

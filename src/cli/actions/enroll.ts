@@ -31,9 +31,10 @@ async function enrollOne(
   customerId: string,
   planId: string,
   allowDuplicate: boolean,
+  coupon: string | undefined,
 ): Promise<void> {
   const result = await cli.withEngine((ctx) =>
-    enroll(ctx, { customerId, planId, actor: CLI_ACTOR, allowDuplicate }),
+    enroll(ctx, { customerId, planId, actor: CLI_ACTOR, allowDuplicate, coupon }),
   );
   const shown = {
     subscription_id: result.subscriptionId,
@@ -90,7 +91,14 @@ async function enrollCsv(cli: Cli, output: Output, csv: string, out: string): Pr
  */
 export async function run(
   cli: Cli,
-  options: { customer?: string; plan?: string; csv?: string; out?: string; allowDuplicate?: boolean },
+  options: {
+    customer?: string;
+    plan?: string;
+    csv?: string;
+    out?: string;
+    allowDuplicate?: boolean;
+    coupon?: string;
+  },
   command: Command,
 ): Promise<void> {
   const output = cli.output(command);
@@ -102,6 +110,7 @@ export async function run(
       // A re-run of a file must not enrol its rows twice: a row already enrolled is `existing`.
       throw new CliError("--allow-duplicate: only with --customer and --plan", EXIT.usage);
     }
+    if (options.coupon) throw new CliError("--coupon: only with --customer and --plan", EXIT.usage);
     return enrollCsv(cli, output, options.csv, options.out ?? defaultOut(options.csv));
   }
   if (!options.customer || !options.plan) {
@@ -111,5 +120,12 @@ export async function run(
     );
   }
   if (options.out) throw new CliError("--out: only with --csv", EXIT.usage);
-  return enrollOne(cli, output, options.customer, options.plan, Boolean(options.allowDuplicate));
+  return enrollOne(
+    cli,
+    output,
+    options.customer,
+    options.plan,
+    Boolean(options.allowDuplicate),
+    options.coupon,
+  );
 }

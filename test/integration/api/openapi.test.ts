@@ -59,6 +59,12 @@ describe("OpenAPI document", () => {
         "POST /v1/webhook-endpoints",
         "GET /v1/webhook-endpoints",
         "DELETE /v1/webhook-endpoints/{id}",
+        "POST /v1/coupons",
+        "GET /v1/coupons",
+        "GET /v1/coupons/{id}",
+        "POST /v1/coupons/{id}/archive",
+        "POST /v1/subscriptions/{id}/discount",
+        "DELETE /v1/subscriptions/{id}/discount",
       ].sort(),
     );
   });

@@ -40,7 +40,7 @@ const withId = (path: string, id: string) => path.replace("{id}", id);
 describe("validation on every route", () => {
   it("names an unknown body field of every POST", async () => {
     const posts = operations.filter((o) => o.method === "POST");
-    expect(posts.length).toBe(14);
+    expect(posts.length).toBe(17);
     for (const operation of posts) {
       const response = await api.call("POST", withId(operation.path, randomUUID()), {
         body: { bogus: true },
@@ -58,7 +58,7 @@ describe("validation on every route", () => {
 
   it("names an out-of-range limit of every list", async () => {
     const lists = operations.filter((o) => o.query.includes("limit"));
-    expect(lists.length).toBe(6);
+    expect(lists.length).toBe(7);
     for (const operation of lists) {
       const response = await api.call("GET", `${withId(operation.path, randomUUID())}?limit=0`);
       expect(response.statusCode, operation.path).toBe(400);
@@ -88,6 +88,11 @@ describe("text PostgreSQL cannot store", () => {
     { route: "/v1/plans", field: "product_id", body: { ...PLAN_BODY, product_id: "\udc00prod" } },
     { route: "/v1/customers", field: "name", body: { email: "nul@example.qa", name: "a\u0000b" } },
     { route: "/v1/webhook-endpoints", field: "url", body: { url: "https://merchant.example/a\u0000b" } },
+    {
+      route: "/v1/coupons",
+      field: "name",
+      body: { code: "NUL", percent_off: 5, duration: "once", name: "a\u0000b" },
+    },
   ];
 
   it.each(cases)("refuses it in $route $field as a 400 naming the field", async ({ route, field, body }) => {

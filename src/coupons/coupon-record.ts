@@ -1,0 +1,59 @@
+import type { CouponDuration, CouponState, CouponTerms } from "../billing/index.js";
+import { toInstant } from "../clock/index.js";
+import type { coupons } from "../db/schema/index.js";
+
+/** A stored coupon: its terms as the billing domain reads them, plus its bookkeeping. */
+
+export type CouponRow = typeof coupons.$inferSelect;
+
+export interface StoredCoupon {
+  readonly id: string;
+  readonly code: string;
+  readonly name: string | null;
+  readonly terms: CouponTerms;
+  readonly duration: CouponDuration;
+  readonly durationPeriods: number | null;
+  readonly maxRedemptions: number | null;
+  readonly redemptions: number;
+  readonly expiresAt: Date | null;
+  readonly archivedAt: Date | null;
+  readonly createdAt: Date;
+}
+
+/** The table's shape checks make a row one of the two kinds; anything else is a corrupt row. */
+export function couponTerms(row: CouponRow): CouponTerms {
+  if (row.discountType === "percentage" && row.percentOff !== null) {
+    return { type: "percentage", percentOff: row.percentOff };
+  }
+  if (row.discountType === "fixed" && row.amountOffMinor !== null && row.currency !== null) {
+    return { type: "fixed", amountOffMinor: row.amountOffMinor, currency: row.currency };
+  }
+  throw new Error(`coupon ${row.id} has no terms of its type ${row.discountType}`);
+}
+
+export function toStoredCoupon(row: CouponRow): StoredCoupon {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    terms: couponTerms(row),
+    duration: row.duration,
+    durationPeriods: row.durationPeriods,
+    maxRedemptions: row.maxRedemptions,
+    redemptions: row.redemptions,
+    expiresAt: row.expiresAt,
+    archivedAt: row.archivedAt,
+    createdAt: row.createdAt,
+  };
+}
+
+/** What couponRefusal reads. */
+export function couponState(coupon: StoredCoupon): CouponState {
+  return {
+    terms: coupon.terms,
+    expiresAt: coupon.expiresAt ? toInstant(coupon.expiresAt) : null,
+    archived: coupon.archivedAt !== null,
+    redemptions: coupon.redemptions,
+    maxRedemptions: coupon.maxRedemptions,
+  };
+}
