@@ -1,9 +1,10 @@
 import type { DateTime } from "luxon";
-import { cancelSubscription } from "../../cancellation/index.js";
 import type { EngineContext } from "../../context/index.js";
 import { createCustomer } from "../../customers/index.js";
 import { enroll, startReEnrollment } from "../../enrollment/index.js";
+import { changePlan } from "../../plan-changes/index.js";
 import type { RunningSimulator } from "../../simulator/index.js";
+import { cancelThroughPortal } from "./portal-visit.js";
 import type { Moment } from "./time-machine.js";
 
 /**
@@ -25,7 +26,18 @@ export interface CastMember {
   card: string;
   /** What the summary says about the card. */
   story: string;
+  /** A coupon code redeemed at enrolment. */
+  coupon?: string;
 }
+
+/** The demo's coupon: 20% off the first two months. */
+export const WELCOME_COUPON = {
+  code: "WELCOME20",
+  name: "20% off two months",
+  percent_off: 20,
+  duration: "repeating",
+  duration_periods: 2,
+} as const;
 
 export const CAST: readonly CastMember[] = [
   { name: "Aisha", email: "aisha@example.qa", card: CARDS.approves, story: "4111…1111, approves" },
@@ -38,7 +50,14 @@ export const CAST: readonly CastMember[] = [
     card: CARDS.approvesTwiceThenDeclines,
     story: "…0077, fails from month 3",
   },
-  { name: "Omar", email: "omar@example.qa", card: CARDS.approves, story: "4111…1111, cancels" },
+  { name: "Omar", email: "omar@example.qa", card: CARDS.approves, story: "4111…1111, cancels in the portal" },
+  {
+    name: "Farah",
+    email: "farah@example.qa",
+    card: CARDS.approves,
+    story: "4111…1111, coupon WELCOME20",
+    coupon: WELCOME_COUPON.code,
+  },
 ];
 
 export interface Enrolled extends CastMember {
@@ -80,7 +99,12 @@ export async function enrollCast(
       { email: member.email, name: member.name },
       { actor: "demo" },
     );
-    const started = await enroll(ctx, { customerId: customer.id, planId, actor: "demo" });
+    const started = await enroll(ctx, {
+      customerId: customer.id,
+      planId,
+      actor: "demo",
+      ...(member.coupon ? { coupon: member.coupon } : {}),
+    });
     await payCheckout(simulator, started.checkoutUrl, member.card, member.name);
     enrolled.push({ ...member, customerId: customer.id, subscriptionId: started.subscriptionId });
   }
@@ -91,13 +115,15 @@ export async function enrollCast(
  * What people do, at instants relative to the first billing (`start`):
  * - Carla's card declines twice ("Do not honour", retryable); dunning's own retries recover it;
  * - Dana, asked to update her card, saves a new one on day 2; collection resumes on it;
- * - Omar cancels in the second month.
+ * - Aisha upgrades to Pro Plus on day 10: the rest of the month's difference is charged at once;
+ * - Omar cancels in the customer portal in the second month, at the end of the period he paid for.
  */
 export function moments(
   ctx: EngineContext,
   simulator: RunningSimulator,
   cast: Enrolled[],
   start: DateTime,
+  upgradePlanId: string,
 ): Moment[] {
   const member = (name: string) => {
     const found = cast.find((m) => m.name === name);
@@ -106,6 +132,7 @@ export function moments(
   };
   const dana = member("Dana");
   const omar = member("Omar");
+  const aisha = member("Aisha");
   return [
     {
       at: start.plus({ days: 2, hours: 3 }),
@@ -119,15 +146,21 @@ export function moments(
       },
     },
     {
-      at: start.plus({ months: 1, days: 5 }),
-      what: "Omar cancels his subscription",
+      at: start.plus({ days: 10 }),
+      what: "Aisha upgrades to Pro Plus; the rest of the month's difference is charged now",
       run: async () => {
-        await cancelSubscription(ctx, {
-          subscriptionId: omar.subscriptionId,
+        await changePlan(ctx, {
+          subscriptionId: aisha.subscriptionId,
+          planId: upgradePlanId,
+          proration: "immediate_prorate",
           actor: "customer",
-          mode: "immediately",
         });
       },
+    },
+    {
+      at: start.plus({ months: 1, days: 5 }),
+      what: "Omar cancels in the customer portal, at the end of the month he paid for",
+      run: () => cancelThroughPortal(ctx, omar.customerId, omar.subscriptionId),
     },
   ];
 }

@@ -2,6 +2,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { DateTime } from "luxon";
 import type { EngineContext } from "../../context/index.js";
 import { charges, invoices, subscriptions } from "../../db/schema/index.js";
+import { toDecimalString } from "../../money/index.js";
 import type { Enrolled } from "./scenario.js";
 
 /**
@@ -20,7 +21,15 @@ export function outcomeOf(charge: ChargeRow, invoiced: boolean): Outcome {
   return "open";
 }
 
+/** The charge's outcome, with its amount when something came off the price. */
 function describe(charge: ChargeRow, outcome: Outcome): string {
+  const said = describeOutcome(charge, outcome);
+  const amount = toDecimalString(charge.amountMinor, charge.currency);
+  if (charge.kind === "plan_change") return `upgrade ${amount} ${said}`;
+  return charge.discountMinor + charge.creditMinor > 0 ? `${said} (${amount} after discount)` : said;
+}
+
+function describeOutcome(charge: ChargeRow, outcome: Outcome): string {
   const attempts = `${charge.attemptCount} attempt${charge.attemptCount === 1 ? "" : "s"}`;
   switch (outcome) {
     case "on_time":
@@ -39,7 +48,15 @@ function describe(charge: ChargeRow, outcome: Outcome): string {
 export interface DemoSummary {
   columns: string[];
   rows: Record<string, string>[];
-  totals: { onTime: number; recovered: string[]; invoiced: number; canceled: string[] };
+  totals: {
+    onTime: number;
+    recovered: string[];
+    invoiced: number;
+    canceled: string[];
+    /** Plan-change charges and discounted periods, said in words. */
+    changes: string[];
+    discounted: string[];
+  };
 }
 
 export async function summarise(ctx: EngineContext, cast: readonly Enrolled[]): Promise<DemoSummary> {
@@ -55,14 +72,26 @@ export async function summarise(ctx: EngineContext, cast: readonly Enrolled[]): 
     DateTime.fromJSDate(at).setZone(ctx.config.BILLING_TIMEZONE).toFormat("LLL yyyy");
   const months = [...new Set(rows.map(({ charge }) => month(charge.periodStart)))];
 
-  const totals: DemoSummary["totals"] = { onTime: 0, recovered: [], invoiced: 0, canceled: [] };
+  const totals: DemoSummary["totals"] = {
+    onTime: 0,
+    recovered: [],
+    invoiced: 0,
+    canceled: [],
+    changes: [],
+    discounted: [],
+  };
   const table = cast.map((member) => {
     const line: Record<string, string> = { customer: member.name, card: member.story };
     for (const { charge, invoiceId } of rows.filter(
       (row) => row.charge.subscriptionId === member.subscriptionId,
     )) {
       const outcome = outcomeOf(charge, invoiceId !== null);
-      line[month(charge.periodStart)] = describe(charge, outcome);
+      const column = month(charge.periodStart);
+      const said = describe(charge, outcome);
+      line[column] = line[column] ? `${line[column]}; ${said}` : said;
+      const amount = `${toDecimalString(charge.amountMinor, charge.currency)} ${charge.currency}`;
+      if (charge.kind === "plan_change") totals.changes.push(`${member.name}: ${amount} charged at once`);
+      else if (charge.discountMinor > 0) totals.discounted.push(`${member.name} ${column}: ${amount}`);
       if (outcome === "on_time") totals.onTime += 1;
       if (outcome === "recovered")
         totals.recovered.push(`${member.name} after ${charge.attemptCount} attempts`);
