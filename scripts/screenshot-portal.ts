@@ -105,7 +105,8 @@ async function shoot(outDir: string): Promise<string[]> {
   // The cookie belongs to the host the link names (PUBLIC_URL), which may not be `url`'s.
   const site = new URL(link.url).origin;
   await page.goto(link.url);
-  await page.waitForURL(`${site}/portal`);
+  await page.click("#open-account");
+  await page.waitForURL((url) => url.origin === site && url.pathname === "/portal");
   const written: string[] = [];
   for (const [language, file] of [
     ["en", "customer-portal.png"],

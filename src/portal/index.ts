@@ -16,7 +16,7 @@ export {
   customerAccount,
 } from "./customer-account.js";
 export { PortalCustomerNotFoundError } from "./errors.js";
-export { type OpenedPortalLink, openPortalLink } from "./open-portal-link.js";
+export { inspectPortalLink, type OpenedPortalLink, openPortalLink } from "./open-portal-link.js";
 export { type OwnSubscription, ownSubscription } from "./own-subscription.js";
 export { plansToChangeTo } from "./plan-choices.js";
 export { closePortalSession, findPortalSession, type PortalSession, portalCsrfMatches } from "./sessions.js";

@@ -3,7 +3,10 @@ import type { CustomerLanguage } from "../customers/index.js";
 import { hashSecret, isSecretShaped, newSecret } from "./secrets.js";
 
 /**
- * openPortalLink: a link's secret becomes a portal session, once. Rules:
+ * openPortalLink: a link's secret becomes a portal session, once. Opening takes the customer's
+ * click (a POST from the page the link shows): mail scanners fetch links with GETs before the
+ * customer does, and a GET that used up a single-use link would leave the customer a dead one.
+ * Rules:
  * - the link is claimed by one conditional update (unused and not expired, on the billing clock),
  *   so two clicks at once open one session and a used or expired link opens none;
  * - the session (its cookie secret hashed, a CSRF token of its own) is written in the same
@@ -15,6 +18,23 @@ import { hashSecret, isSecretShaped, newSecret } from "./secrets.js";
 export type OpenedPortalLink =
   | { opened: true; secret: string; customerId: string; language: CustomerLanguage }
   | { opened: false; reason: "used_or_expired" | "unknown"; language: CustomerLanguage };
+
+/** Whether a link would open, without using it (what its GET page shows). */
+export async function inspectPortalLink(
+  ctx: Pick<EngineContext, "db" | "clock">,
+  presented: unknown,
+): Promise<{ usable: true; language: CustomerLanguage } | Extract<OpenedPortalLink, { opened: false }>> {
+  if (!isSecretShaped(presented)) return { opened: false, reason: "unknown", language: "en" };
+  const [link] = await ctx.db.$client<{ usable: boolean; language: CustomerLanguage }[]>`
+    select l.used_at is null and l.expires_at > ${ctx.clock.now().toISO()}::timestamptz as usable,
+           c.language::text as language
+    from portal_links l join customers c on c.id = l.customer_id
+    where l.token_hash = ${hashSecret(presented)}`;
+  if (!link) return { opened: false, reason: "unknown", language: "en" };
+  return link.usable
+    ? { usable: true, language: link.language }
+    : { opened: false, reason: "used_or_expired", language: link.language };
+}
 
 export async function openPortalLink(
   ctx: Pick<EngineContext, "db" | "clock" | "config">,

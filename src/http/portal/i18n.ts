@@ -59,8 +59,9 @@ const en = {
   },
   linkTitle: "This link can no longer be used",
   linkBody: "Links to your account work once and only for a short time. Please ask us for a new link.",
-  opening: "Opening your account…",
-  continue: "Continue",
+  openTitle: "Your account",
+  openBody: "This link opens your account once, for a short time.",
+  openButton: "Open my account",
   sessionTitle: "Your session has ended",
   sessionBody: "For your security, please open a new link to your account. Ask us for one if you need it.",
   subscriptionStates: {
@@ -142,8 +143,9 @@ const ar: PortalText = {
   },
   linkTitle: "لم يعد بالإمكان استخدام هذا الرابط",
   linkBody: "روابط حسابك تعمل مرة واحدة ولفترة قصيرة فقط. يُرجى أن تطلب منا رابطاً جديداً.",
-  opening: "جارٍ فتح حسابك…",
-  continue: "متابعة",
+  openTitle: "حسابك",
+  openBody: "يفتح هذا الرابط حسابك مرة واحدة ولوقت قصير.",
+  openButton: "افتح حسابي",
   sessionTitle: "انتهت جلستك",
   sessionBody: "حفاظاً على أمانك، يُرجى فتح رابط جديد لحسابك. اطلب منا رابطاً إذا احتجت إليه.",
   subscriptionStates: {

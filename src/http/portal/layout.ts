@@ -7,8 +7,6 @@ import type { Language, PortalText } from "./i18n.js";
  */
 
 export interface LayoutOptions {
-  /** Seconds, then the browser goes to /portal by itself (a <meta> refresh: no script needed). */
-  refreshToPortal?: number;
   language: Language;
   text: PortalText;
   title: string;
@@ -31,7 +29,6 @@ export function portalLayout(options: LayoutOptions, body: Raw): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-${options.refreshToPortal === undefined ? "" : html`<meta http-equiv="refresh" content="${options.refreshToPortal}; url=/portal">`}
 <title>${options.title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/portal/assets/portal.css">
@@ -53,10 +50,14 @@ export function messagePage(language: Language, text: PortalText, title: string,
   );
 }
 
-/** Between the link and /portal: goes on at once, with a link for a browser that does not. */
-export function openedPage(language: Language, text: PortalText): string {
+/**
+ * What a link shows: one button that opens the account. The secret goes in the form's body; a mail
+ * scanner's GET of the link leaves it unused.
+ */
+export function openLinkPage(language: Language, text: PortalText, token: string): string {
   return portalLayout(
-    { language, text, title: text.opening, refreshToPortal: 0 },
-    html`<section class="message" id="opening"><p>${text.opening} <a href="/portal">${text.continue}</a></p></section>`,
+    { language, text, title: text.openTitle },
+    html`<section class="message" id="open-link"><h1>${text.openTitle}</h1><p>${text.openBody}</p>
+<form method="post" action="/portal/open?lang=${language}"><input type="hidden" name="token" value="${token}"><button type="submit" id="open-account">${text.openButton}</button></form></section>`,
   );
 }

@@ -7,6 +7,7 @@ import {
   closePortalSession,
   customerAccount,
   findPortalSession,
+  inspectPortalLink,
   type OwnSubscription,
   openPortalLink,
   ownSubscription,
@@ -17,15 +18,15 @@ import { accountPage } from "./account-page.js";
 import { type ActionOutcome, cancelAtPeriodEnd, resumePendingCancellation, updateCard } from "./actions.js";
 import { confirmCancelPage } from "./confirm-page.js";
 import { isLanguage, isNotice, type Language, TEXT } from "./i18n.js";
-import { messagePage, openedPage } from "./layout.js";
+import { messagePage, openLinkPage } from "./layout.js";
 import { changePlanAction, planChoicesFor } from "./plan-change.js";
 
 /**
  * The customer portal under /portal, built as the ops dashboard is (src/http/ops/routes.ts):
- * - GET /portal/open?token=… opens a magic link once (src/portal), sets an HttpOnly, SameSite=Strict
- *   session cookie scoped to /portal, and sends the browser on with a 303, so the secret leaves the
- *   address bar, to /portal/opened, a page that goes to /portal from this site (see there why);
- *   a used, expired or unknown link gets a page saying to ask for a new one;
+ * - GET /portal/open?token=… shows a button (a mail scanner's GET uses nothing up); its POST, from
+ *   that page, opens the magic link once (src/portal), sets an HttpOnly, SameSite=Strict session
+ *   cookie scoped to /portal and sends the browser on to /portal with a 303; a used, expired or
+ *   unknown link gets a page saying to ask for a new one;
  * - every other page and action needs a live session; every action is a POST whose Origin, when the
  *   browser sends one, is this host, and whose form carries the session's CSRF token; each acts only
  *   on a subscription of the session's customer (any other id is answered 404);
@@ -105,8 +106,7 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
 
       portal.addHook("onRequest", async (request, reply) => {
         const path = request.url.split("?")[0] ?? "";
-        if (path === "/portal/open" || path === "/portal/opened" || path.startsWith("/portal/assets/"))
-          return;
+        if (path === "/portal/open" || path.startsWith("/portal/assets/")) return;
         const session = await findPortalSession(ctx, cookieOf(request));
         if (!session) {
           const language = languageOf(request);
@@ -140,30 +140,39 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
           .send(css);
       });
 
+      const refuseLink = (reply: FastifyReply, refused: { reason: string; language: Language }) => {
+        const text = TEXT[refused.language];
+        return reply
+          .code(refused.reason === "used_or_expired" ? 410 : 403)
+          .type(HTML)
+          .send(messagePage(refused.language, text, text.linkTitle, text.linkBody));
+      };
+
+      // The link shows a button; only its POST uses the link up (a mail scanner's GET does not).
       portal.get("/open", async (request, reply) => {
-        const opened = await openPortalLink(ctx, (request.query as Record<string, unknown>).token);
+        const token = (request.query as Record<string, unknown>).token;
+        const link = await inspectPortalLink(ctx, token);
+        if (!("usable" in link)) return refuseLink(reply, link);
+        return reply.type(HTML).send(openLinkPage(link.language, TEXT[link.language], token as string));
+      });
+
+      // Posted from the link's own page, so the cookie set here is sent on the redirect (SameSite=Strict).
+      portal.post("/open", async (request, reply) => {
+        const origin = request.headers.origin;
+        if (origin !== undefined && !sameHost(origin, request.headers.host)) {
+          return reply.code(403).type("text/plain").send("cross-site request refused");
+        }
+        const opened = await openPortalLink(ctx, ((request.body ?? {}) as Record<string, unknown>).token);
         if (!opened.opened) {
           request.log.warn({ reason: opened.reason }, "refused a portal link");
-          const text = TEXT[opened.language];
-          return reply
-            .code(opened.reason === "used_or_expired" ? 410 : 403)
-            .type(HTML)
-            .send(messagePage(opened.language, text, text.linkTitle, text.linkBody));
+          return refuseLink(reply, opened);
         }
         request.log.info({ customerId: opened.customerId }, "portal link opened");
         return reply
           .code(303)
           .header("set-cookie", sessionCookie(request, opened.secret, ctx.config.PORTAL_SESSION_MINUTES * 60))
-          .header("location", `/portal/opened?lang=${opened.language}`)
+          .header("location", `/portal?lang=${opened.language}`)
           .send();
-      });
-
-      // The hop from a link clicked on another site (an e-mail) into the portal: the browser does
-      // not send a SameSite=Strict cookie on a navigation another site started, redirects included,
-      // so this page (no secret, no session needed) moves on to /portal itself, as this site.
-      portal.get("/opened", async (request, reply) => {
-        const language = languageOf(request);
-        return reply.type(HTML).send(openedPage(language, TEXT[language]));
       });
 
       portal.post("/logout", async (request, reply) => {

@@ -11,11 +11,11 @@ import {
 } from "../../../src/db/schema/index.js";
 import { startServer } from "../../../src/http/index.js";
 import { type EnrollmentWorld, startEnrollmentWorld, subscriptionOf } from "../enrollment/support.js";
-import { linkFor, payingCustomer, signIn } from "./support.js";
+import { linkFor, openLink, payingCustomer, secretOf, signIn } from "./support.js";
 
 /**
- * The customer portal over HTTP: a magic link opens once and only before it expires (billing
- * clock); pages and actions need the session cookie, the form's CSRF token and a same-origin POST;
+ * The customer portal over HTTP: a magic link shows a button and opens, on its POST, once and
+ * only before it expires (billing clock), so a mail scanner's GET uses nothing up; pages and actions need the session cookie, the form's CSRF token and a same-origin POST;
  * a customer acts only on their own subscriptions; canceling at period end (confirmed) and keeping
  * the subscription work through the pages.
  */
@@ -24,7 +24,6 @@ let alice: Awaited<ReturnType<typeof payingCustomer>>;
 let bob: Awaited<ReturnType<typeof payingCustomer>>;
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
-const secretOf = (url: string) => new URL(url).searchParams.get("token") ?? "";
 
 beforeAll(async () => {
   world = await startEnrollmentWorld();
@@ -34,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => world?.close());
 
 describe("magic links", () => {
-  it("opens once: a session cookie and a 303 on; only the secret's hash is stored", async () => {
+  it("opens once, on the customer's click: a session cookie and a 303 on; only the secret's hash is stored", async () => {
     const link = await linkFor(world, alice.customerId);
     expect(link.url).toMatch(new RegExp(`^${world.server.url}/portal/open\\?token=[A-Za-z0-9_-]{43}$`));
     expect(link.expiresAt.toISO()).toBe(world.h.clock.now().plus({ minutes: 60 }).toISO());
@@ -46,17 +45,29 @@ describe("magic links", () => {
     const stored = JSON.stringify(await world.h.ctx.db.select().from(portalLinks));
     expect(stored).not.toContain(secretOf(link.url));
 
-    const opened = await fetch(link.url, { redirect: "manual" });
+    // A GET (the customer's, or a mail scanner's first) shows the button and uses nothing up.
+    for (let fetched = 0; fetched < 2; fetched += 1) {
+      const shown = await fetch(link.url, { redirect: "manual" });
+      expect(shown.status).toBe(200);
+      expect(shown.headers.get("set-cookie")).toBeNull();
+      expect(shown.headers.get("referrer-policy")).toBe("same-origin");
+      const form = await shown.text();
+      expect(form).toContain('<form method="post" action="/portal/open?lang=en">');
+      expect(form).toContain(`<input type="hidden" name="token" value="${secretOf(link.url)}">`);
+    }
+    const [unused] = await world.h.ctx.db
+      .select()
+      .from(portalLinks)
+      .where(eq(portalLinks.tokenHash, sha256(secretOf(link.url))));
+    expect(unused!.usedAt).toBeNull();
+
+    const opened = await openLink(world, link.url);
     expect(opened.status).toBe(303);
-    expect(opened.headers.get("location")).toBe("/portal/opened?lang=en");
-    expect(opened.headers.get("referrer-policy")).toBe("same-origin");
+    expect(opened.headers.get("location")).toBe("/portal?lang=en");
     const cookie = opened.headers.get("set-cookie") ?? "";
     expect(cookie).toMatch(
       /^billing_portal=[A-Za-z0-9_-]{43}; Path=\/portal; HttpOnly; SameSite=Strict; Max-Age=1800$/,
     );
-    // The hop page needs no session and goes on to /portal from this site (a Strict cookie is then sent).
-    const hop = await (await fetch(`${world.server.url}/portal/opened?lang=en`)).text();
-    expect(hop).toContain('<meta http-equiv="refresh" content="0; url=/portal">');
     const page = await fetch(`${world.server.url}/portal`, { headers: { cookie: cookie.split(";")[0]! } });
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -72,33 +83,46 @@ describe("magic links", () => {
     expect(html).toContain(`href="https://invoices.example/${alice.id}"`);
     expect(html).not.toContain(`data-subscription="${bob.id}"`);
 
-    const again = await fetch(link.url, { redirect: "manual" });
-    expect(again.status).toBe(410);
-    expect(again.headers.get("set-cookie")).toBeNull();
-    expect(await again.text()).toContain("Please ask us for a new link.");
+    for (const again of [await openLink(world, link.url), await fetch(link.url, { redirect: "manual" })]) {
+      expect(again.status).toBe(410);
+      expect(again.headers.get("set-cookie")).toBeNull();
+      expect(await again.text()).toContain("Please ask us for a new link.");
+    }
     expect(await world.h.ctx.db.select().from(portalSessions)).toHaveLength(1);
   });
 
   it("two opens at once make one session", async () => {
     const link = await linkFor(world, alice.customerId);
     const before = (await world.h.ctx.db.select().from(portalSessions)).length;
-    const statuses = await Promise.all(
-      [1, 2, 3].map(async () => (await fetch(link.url, { redirect: "manual" })).status),
-    );
+    const statuses = await Promise.all([1, 2, 3].map(async () => (await openLink(world, link.url)).status));
     expect(statuses.sort()).toEqual([303, 410, 410]);
     expect(await world.h.ctx.db.select().from(portalSessions)).toHaveLength(before + 1);
+  });
+
+  it("refuses to open a link from another site's form", async () => {
+    const link = await linkFor(world, alice.customerId);
+    const response = await fetch(`${world.server.url}/portal/open`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" },
+      body: new URLSearchParams({ token: secretOf(link.url) }).toString(),
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect((await openLink(world, link.url)).status).toBe(303);
   });
 
   it("expires on the billing clock: a link and a session age with it", async () => {
     const link = await linkFor(world, bob.customerId);
     const browser = await signIn(world, bob.customerId);
     world.h.clock.advance({ minutes: 61 });
-    const expired = await fetch(link.url, { redirect: "manual" });
-    expect(expired.status).toBe(410);
-    const page = await expired.text();
+    const shown = await fetch(link.url, { redirect: "manual" });
+    expect(shown.status).toBe(410);
+    const page = await shown.text();
     // Bob reads Arabic: the refusal is in his language, right to left.
     expect(page).toContain('<html lang="ar" dir="rtl">');
     expect(page).toContain("يُرجى أن تطلب منا رابطاً جديداً");
+    expect((await openLink(world, link.url)).status).toBe(410);
     const ended = await browser.get("/portal");
     expect(ended.status).toBe(401);
     expect(await ended.text()).toContain("Your session has ended");
@@ -109,15 +133,17 @@ describe("magic links", () => {
     const secret = secretOf(link.url);
     const tampered = `${secret.slice(0, -1)}${secret.endsWith("A") ? "B" : "A"}`;
     for (const token of [tampered, "short", `${secret}x`, ""]) {
-      const response = await fetch(`${world.server.url}/portal/open?token=${encodeURIComponent(token)}`, {
+      const shown = await fetch(`${world.server.url}/portal/open?token=${encodeURIComponent(token)}`, {
         redirect: "manual",
       });
-      expect(response.status).toBe(403);
-      expect(response.headers.get("set-cookie")).toBeNull();
+      expect(shown.status).toBe(403);
+      const posted = await openLink(world, link.url, token);
+      expect(posted.status).toBe(403);
+      expect(posted.headers.get("set-cookie")).toBeNull();
     }
     expect((await fetch(`${world.server.url}/portal/open`, { redirect: "manual" })).status).toBe(403);
     // The real one still opens: refusals did not use it up.
-    expect((await fetch(link.url, { redirect: "manual" })).status).toBe(303);
+    expect((await openLink(world, link.url)).status).toBe(303);
   });
 });
 

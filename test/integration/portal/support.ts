@@ -74,9 +74,22 @@ export interface PortalBrowser {
   csrf(): Promise<string>;
 }
 
+/** The link's secret, from its address. */
+export const secretOf = (url: string) => new URL(url).searchParams.get("token") ?? "";
+
+/** What the customer's click on the link's page sends: the secret in a same-origin POST. */
+export function openLink(world: EnrollmentWorld, url: string, token = secretOf(url)): Promise<Response> {
+  return fetch(`${world.server.url}/portal/open`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: world.server.url },
+    body: new URLSearchParams({ token }).toString(),
+  });
+}
+
 export async function signIn(world: EnrollmentWorld, customerId: string): Promise<PortalBrowser> {
   const link = await linkFor(world, customerId);
-  const opened = await fetch(link.url, { redirect: "manual" });
+  const opened = await openLink(world, link.url);
   if (opened.status !== 303) throw new Error(`the link answered ${opened.status}`);
   const cookie = opened.headers.get("set-cookie")?.split(";")[0];
   const browser: PortalBrowser = {
