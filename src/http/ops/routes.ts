@@ -18,6 +18,14 @@ import {
   RANGE_PRESETS,
   type RangePreset,
 } from "../../ops/index.js";
+import {
+  addPageSecurityHeaders,
+  crossSitePost,
+  readCookie,
+  refuseCrossSite,
+  type SessionCookie,
+  setCookieHeader,
+} from "../browser-session.js";
 import { noticeText, runChargeAction, runResume } from "./actions.js";
 import { canFor } from "./actions-view.js";
 import { chargePage } from "./charge-page.js";
@@ -32,7 +40,7 @@ import { loginPage } from "./login-page.js";
  * never cached, and may not be framed.
  */
 
-const COOKIE = "billing_ops";
+const COOKIE: SessionCookie = { name: "billing_ops", path: "/ops" };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ASSETS_DIR = join(dirname(fileURLToPath(import.meta.url)), "assets");
 const CSP =
@@ -63,27 +71,6 @@ declare module "fastify" {
   }
 }
 
-function sameHost(origin: string, host: string | undefined): boolean {
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
-
-function cookieOf(request: FastifyRequest): string | undefined {
-  for (const part of (request.headers.cookie ?? "").split(";")) {
-    const [name, ...value] = part.trim().split("=");
-    if (name === COOKIE) return value.join("=");
-  }
-  return undefined;
-}
-
-function sessionCookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
-  const secure = request.protocol === "https" ? "; Secure" : "";
-  return `${COOKIE}=${value}; Path=/ops; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
-}
-
 /** Chart.js's browser build, beside the package's ESM entry (its exports map hides the file). */
 async function chartJs(): Promise<Buffer> {
   const entry = fileURLToPath(import.meta.resolve("chart.js"));
@@ -102,27 +89,17 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EngineContext): voi
       const reader = opsReader(ctx);
       const assetCache = new Map<string, Buffer>();
 
-      ops.addHook("onSend", async (_request, reply) => {
-        reply.header("content-security-policy", CSP);
-        reply.header("x-frame-options", "DENY");
-        reply.header("x-content-type-options", "nosniff");
-        // same-origin, not no-referrer: with no-referrer a browser sends "Origin: null" on our own forms.
-        reply.header("referrer-policy", "same-origin");
-        if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
-      });
+      addPageSecurityHeaders(ops, CSP);
 
       ops.addHook("onRequest", async (request, reply) => {
         const path = request.url.split("?")[0] ?? "";
         if (path === "/ops/login" || path.startsWith("/ops/assets/")) return;
-        const secret = cookieOf(request);
+        const secret = readCookie(request, COOKIE);
         const session = secret ? await findSession(ctx.db.$client, secret) : null;
         if (!session) return reply.code(303).header("location", "/ops/login").send();
         // A browser names the page a POST comes from; one from another site is refused before its
         // body is looked at (the CSRF token is checked once the body is parsed, in preHandler).
-        const origin = request.headers.origin;
-        if (request.method === "POST" && origin !== undefined && !sameHost(origin, request.headers.host)) {
-          return reply.code(403).type("text/plain").send("cross-site request refused");
-        }
+        if (crossSitePost(request)) return refuseCrossSite(reply);
         request.opsSession = session;
       });
 
@@ -160,17 +137,20 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EngineContext): voi
         request.log.info({ apiKeyId: opened.key.id }, "ops dashboard login");
         return reply
           .code(303)
-          .header("set-cookie", sessionCookie(request, opened.secret, ctx.config.OPS_SESSION_HOURS * 3600))
+          .header(
+            "set-cookie",
+            setCookieHeader(request, COOKIE, opened.secret, ctx.config.OPS_SESSION_HOURS * 3600),
+          )
           .header("location", "/ops")
           .send();
       });
 
       ops.post("/logout", async (request, reply) => {
-        const secret = cookieOf(request);
+        const secret = readCookie(request, COOKIE);
         if (secret) await closeSession(ctx.db.$client, secret);
         return reply
           .code(303)
-          .header("set-cookie", sessionCookie(request, "", 0))
+          .header("set-cookie", setCookieHeader(request, COOKIE, "", 0))
           .header("location", "/ops/login")
           .send();
       });

@@ -14,6 +14,14 @@ import {
   type PortalSession,
   portalCsrfMatches,
 } from "../../portal/index.js";
+import {
+  addPageSecurityHeaders,
+  crossSitePost,
+  readCookie,
+  refuseCrossSite,
+  type SessionCookie,
+  setCookieHeader,
+} from "../browser-session.js";
 import { accountPage } from "./account-page.js";
 import { type ActionOutcome, cancelAtPeriodEnd, resumePendingCancellation, updateCard } from "./actions.js";
 import { confirmCancelPage } from "./confirm-page.js";
@@ -34,7 +42,7 @@ import { changePlanAction, planChoicesFor } from "./plan-change.js";
  *   cached, never framed, and send no referrer off the site.
  */
 
-const COOKIE = "billing_portal";
+const COOKIE: SessionCookie = { name: "billing_portal", path: "/portal" };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CSS = join(dirname(fileURLToPath(import.meta.url)), "assets", "portal.css");
 /**
@@ -58,27 +66,6 @@ declare module "fastify" {
   }
 }
 
-function cookieOf(request: FastifyRequest): string | undefined {
-  for (const part of (request.headers.cookie ?? "").split(";")) {
-    const [name, ...value] = part.trim().split("=");
-    if (name === COOKIE) return value.join("=");
-  }
-  return undefined;
-}
-
-function sessionCookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
-  const secure = request.protocol === "https" ? "; Secure" : "";
-  return `${COOKIE}=${value}; Path=/portal; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
-}
-
-function sameHost(origin: string, host: string | undefined): boolean {
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
-
 /** The language asked for (?lang= or a form's lang), else the customer's own, else English. */
 function languageOf(request: FastifyRequest, fallback: Language = "en"): Language {
   const query = (request.query ?? {}) as Record<string, unknown>;
@@ -95,19 +82,12 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
       const csp = contentSecurityPolicy(ctx);
       const zone = ctx.config.BILLING_TIMEZONE;
 
-      portal.addHook("onSend", async (_request, reply) => {
-        reply.header("content-security-policy", csp);
-        reply.header("x-frame-options", "DENY");
-        reply.header("x-content-type-options", "nosniff");
-        // same-origin: the link's secret never leaves in a Referer, and our own forms keep an Origin.
-        reply.header("referrer-policy", "same-origin");
-        if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
-      });
+      addPageSecurityHeaders(portal, csp);
 
       portal.addHook("onRequest", async (request, reply) => {
         const path = request.url.split("?")[0] ?? "";
         if (path === "/portal/open" || path.startsWith("/portal/assets/")) return;
-        const session = await findPortalSession(ctx, cookieOf(request));
+        const session = await findPortalSession(ctx, readCookie(request, COOKIE));
         if (!session) {
           const language = languageOf(request);
           const text = TEXT[language];
@@ -117,10 +97,7 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
             .send(messagePage(language, text, text.sessionTitle, text.sessionBody));
         }
         // A POST from another site is refused before its body is read (the CSRF token comes next).
-        const origin = request.headers.origin;
-        if (request.method === "POST" && origin !== undefined && !sameHost(origin, request.headers.host)) {
-          return reply.code(403).type("text/plain").send("cross-site request refused");
-        }
+        if (crossSitePost(request)) return refuseCrossSite(reply);
         request.portalSession = session;
       });
 
@@ -158,10 +135,7 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
 
       // Posted from the link's own page, so the cookie set here is sent on the redirect (SameSite=Strict).
       portal.post("/open", async (request, reply) => {
-        const origin = request.headers.origin;
-        if (origin !== undefined && !sameHost(origin, request.headers.host)) {
-          return reply.code(403).type("text/plain").send("cross-site request refused");
-        }
+        if (crossSitePost(request)) return refuseCrossSite(reply);
         const opened = await openPortalLink(ctx, ((request.body ?? {}) as Record<string, unknown>).token);
         if (!opened.opened) {
           request.log.warn({ reason: opened.reason }, "refused a portal link");
@@ -170,17 +144,20 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
         request.log.info({ customerId: opened.customerId }, "portal link opened");
         return reply
           .code(303)
-          .header("set-cookie", sessionCookie(request, opened.secret, ctx.config.PORTAL_SESSION_MINUTES * 60))
+          .header(
+            "set-cookie",
+            setCookieHeader(request, COOKIE, opened.secret, ctx.config.PORTAL_SESSION_MINUTES * 60),
+          )
           .header("location", `/portal?lang=${opened.language}`)
           .send();
       });
 
       portal.post("/logout", async (request, reply) => {
-        await closePortalSession(ctx.db.$client, cookieOf(request));
+        await closePortalSession(ctx.db.$client, readCookie(request, COOKIE));
         const language = languageOf(request, request.portalSession?.language);
         return reply
           .code(303)
-          .header("set-cookie", sessionCookie(request, "", 0))
+          .header("set-cookie", setCookieHeader(request, COOKIE, "", 0))
           .header("location", `/portal?lang=${language}`)
           .send();
       });

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
+/**
+ * What the ops dashboard and the customer portal share as pages with a browser session:
+ * - a session cookie, HttpOnly and SameSite=Strict, scoped to the pages' path (Secure over https);
+ * - a POST from another site is refused before its body is looked at (the form's CSRF token is
+ *   checked by each once the body is parsed);
+ * - every answer carries the strict headers: the CSP given, no framing, no sniffing, no caching
+ *   unless a route says otherwise, and Referrer-Policy same-origin (with no-referrer a browser
+ *   sends "Origin: null" on our own forms).
+ */
+export interface SessionCookie {
+  readonly name: string;
+  readonly path: string;
+}
+
+export function readCookie(request: FastifyRequest, cookie: SessionCookie): string | undefined {
+  for (const part of (request.headers.cookie ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === cookie.name) return value.join("=");
+  }
+  return undefined;
+}
+
+export function setCookieHeader(
+  request: FastifyRequest,
+  cookie: SessionCookie,
+  value: string,
+  maxAgeSeconds: number,
+): string {
+  const secure = request.protocol === "https" ? "; Secure" : "";
+  return `${cookie.name}=${value}; Path=${cookie.path}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+/** A POST whose Origin names another host; a browser that sends no Origin is judged by the CSRF token. */
+export function crossSitePost(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (request.method !== "POST" || origin === undefined) return false;
+  try {
+    return new URL(origin).host !== request.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+export function refuseCrossSite(reply: FastifyReply): FastifyReply {
+  return reply.code(403).type("text/plain").send("cross-site request refused");
+}
+
+export function addPageSecurityHeaders(pages: FastifyInstance, csp: string): void {
+  pages.addHook("onSend", async (_request, reply) => {
+    reply.header("content-security-policy", csp);
+    reply.header("x-frame-options", "DENY");
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("referrer-policy", "same-origin");
+    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+  });
+}
