@@ -1,9 +1,9 @@
 import type { DateTime } from "luxon";
 import { z } from "zod";
-import { PRORATION_BEHAVIORS, storableText } from "../../billing/index.js";
+import { PRORATION_BEHAVIORS } from "../../billing/index.js";
 import type { ChangePlanResult } from "../../plan-changes/index.js";
 import { moneySchema, presentMoney, timestamp } from "./common.js";
-import { subscriptionSchema } from "./subscriptions.js";
+import { reasonField, subscriptionSchema } from "./subscriptions.js";
 
 export const changePlanBody = z.strictObject({
   plan_id: z.uuid({ error: "plan_id must be a plan id (uuid)" }),
@@ -11,13 +11,7 @@ export const changePlanBody = z.strictObject({
     .enum(PRORATION_BEHAVIORS, { error: `proration must be one of ${PRORATION_BEHAVIORS.join(", ")}` })
     .optional()
     .describe("How the change is billed; PRORATION_BEHAVIOR when absent"),
-  reason: z
-    .string({ error: "reason must be a string" })
-    .trim()
-    .min(1, { error: "reason must not be empty" })
-    .max(500, { error: "reason must be at most 500 characters" })
-    .check(storableText("reason"))
-    .optional(),
+  reason: reasonField,
 });
 
 export const planChangeSchema = z

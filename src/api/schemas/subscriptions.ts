@@ -85,6 +85,15 @@ export const createdSubscriptionSchema = subscriptionSchema
   })
   .meta({ id: "CreatedSubscription" });
 
+/** Why a person changed a subscription: kept in the event log. */
+export const reasonField = z
+  .string({ error: "reason must be a string" })
+  .trim()
+  .min(1, { error: "reason must not be empty" })
+  .max(500, { error: "reason must be at most 500 characters" })
+  .check(storableText("reason"))
+  .optional();
+
 /** Nothing (cancel now), or the options; null is what Fastify makes of a POST without a body. */
 export const cancelBody = z
   .strictObject({
@@ -92,13 +101,7 @@ export const cancelBody = z
       .boolean({ error: "at_period_end must be true or false" })
       .optional()
       .describe("Keep the subscription until its current period ends instead of ending it now"),
-    reason: z
-      .string({ error: "reason must be a string" })
-      .trim()
-      .min(1, { error: "reason must not be empty" })
-      .max(500, { error: "reason must be at most 500 characters" })
-      .check(storableText("reason"))
-      .optional(),
+    reason: reasonField,
   })
   .nullish();
 
