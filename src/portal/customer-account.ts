@@ -1,7 +1,10 @@
-import { desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { IntervalUnit } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
-import { charges, invoices, paymentMethods, plans, subscriptions } from "../db/schema/index.js";
+import { charges, invoices, paymentMethods, planChanges, plans, subscriptions } from "../db/schema/index.js";
+
+const nextPlan = alias(plans, "next_plan");
 
 /**
  * What the portal shows a customer: their subscriptions (with plan and card), their latest charges
@@ -28,6 +31,10 @@ export interface AccountSubscription {
   cardExpiry: string | null;
   /** When the current card was saved; null when there is none. */
   cardSavedAt: Date | null;
+  cardKind: "recurring" | "autosave" | null;
+  /** A plan change scheduled for the period's end: the new plan's name, and when. */
+  scheduledPlanName: string | null;
+  scheduledPlanAt: Date | null;
 }
 
 export interface AccountCharge {
@@ -82,10 +89,18 @@ export async function customerAccount(
       cardLast4: paymentMethods.cardLast4,
       cardExpiry: paymentMethods.cardExpiryMonth,
       cardSavedAt: paymentMethods.issuedAt,
+      cardKind: paymentMethods.kind,
+      scheduledPlanName: nextPlan.name,
+      scheduledPlanAt: planChanges.effectiveAt,
     })
     .from(subscriptions)
     .innerJoin(plans, eq(plans.id, subscriptions.planId))
     .leftJoin(paymentMethods, eq(paymentMethods.id, subscriptions.paymentMethodId))
+    .leftJoin(
+      planChanges,
+      and(eq(planChanges.subscriptionId, subscriptions.id), eq(planChanges.status, "scheduled")),
+    )
+    .leftJoin(nextPlan, eq(nextPlan.id, planChanges.toPlanId))
     .where(eq(subscriptions.customerId, customerId))
     .orderBy(desc(subscriptions.createdAt));
   const ids = subscriptionRows.map((row) => row.id);

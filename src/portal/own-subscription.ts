@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
+import type { IntervalUnit } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
-import { plans, subscriptions } from "../db/schema/index.js";
+import { paymentMethods, plans, subscriptions } from "../db/schema/index.js";
 
 /**
  * Rule: every portal action names a subscription in its form, and acts only when that subscription
@@ -12,6 +13,10 @@ export interface OwnSubscription {
   cancelAtPeriodEnd: boolean;
   planId: string;
   currency: string;
+  amountMinor: number;
+  intervalUnit: IntervalUnit;
+  intervalCount: number;
+  cardKind: "recurring" | "autosave" | null;
 }
 
 /** The customer's subscription with this id, or null when it is not theirs (or not a subscription). */
@@ -27,9 +32,14 @@ export async function ownSubscription(
       cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd,
       planId: subscriptions.planId,
       currency: plans.currency,
+      amountMinor: plans.amountMinor,
+      intervalUnit: plans.intervalUnit,
+      intervalCount: plans.intervalCount,
+      cardKind: paymentMethods.kind,
     })
     .from(subscriptions)
     .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .leftJoin(paymentMethods, eq(paymentMethods.id, subscriptions.paymentMethodId))
     .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.customerId, customerId)));
   return row ?? null;
 }

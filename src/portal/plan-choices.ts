@@ -1,14 +1,25 @@
 import { and, eq, isNull, ne } from "drizzle-orm";
+import { type IntervalUnit, sameInterval } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { plans } from "../db/schema/index.js";
 
 /**
- * Rule: a customer may move only to a plan that takes subscriptions (not archived) in the
- * subscription's currency, so a change never crosses currencies (plan_changes refuses that too).
+ * Plans a subscription may move to in the portal. Rule: only changes changePlan would take are
+ * offered: a plan that takes subscriptions (not archived), in the subscription's currency, not its
+ * own; and, for a card saved as a recurring token (the gateway charges it only the amount it was
+ * enrolled for), only a plan of the same price and interval.
  */
-/** Plans a subscription may move to in the portal: not archived, same currency, not its own. */
-export function plansToChangeTo(ctx: Pick<EngineContext, "db">, planId: string, currency: string) {
-  return ctx.db
+export interface ChangingSubscription {
+  readonly planId: string;
+  readonly currency: string;
+  readonly amountMinor: number;
+  readonly intervalUnit: IntervalUnit;
+  readonly intervalCount: number;
+  readonly cardKind: "recurring" | "autosave" | null;
+}
+
+export async function plansToChangeTo(ctx: Pick<EngineContext, "db">, sub: ChangingSubscription) {
+  const offered = await ctx.db
     .select({
       id: plans.id,
       name: plans.name,
@@ -18,6 +29,13 @@ export function plansToChangeTo(ctx: Pick<EngineContext, "db">, planId: string, 
       intervalCount: plans.intervalCount,
     })
     .from(plans)
-    .where(and(isNull(plans.archivedAt), eq(plans.currency, currency), ne(plans.id, planId)))
+    .where(and(isNull(plans.archivedAt), eq(plans.currency, sub.currency), ne(plans.id, sub.planId)))
     .orderBy(plans.amountMinor, plans.name);
+  if (sub.cardKind !== "recurring") return offered;
+  const interval = { unit: sub.intervalUnit, count: sub.intervalCount };
+  return offered.filter(
+    (plan) =>
+      plan.amountMinor === sub.amountMinor &&
+      sameInterval(interval, { unit: plan.intervalUnit, count: plan.intervalCount }),
+  );
 }

@@ -77,7 +77,9 @@ function subscriptionCard(sub: AccountSubscription, input: AccountPageInput): Ra
   const pending =
     LIVE.has(sub.status) && sub.cancelAtPeriodEnd
       ? html`<p class="pending" data-pending-cancel>${fill(text.endsOn, { date: date(sub.currentPeriodEnd ?? sub.nextBillingAt, text, zone) })}</p>`
-      : "";
+      : sub.scheduledPlanName && sub.scheduledPlanAt
+        ? html`<p class="pending" data-pending-plan>${fill(text.changesOn, { plan: html`<bdi>${sub.scheduledPlanName}</bdi>`, date: date(sub.scheduledPlanAt, text, zone) })}</p>`
+        : "";
   return html`<article class="subscription" data-subscription="${sub.id}" data-status="${sub.status}">
 <h3>${sub.planName} <span class="status status-${sub.status}">${state}</span></h3>
 <dl>

@@ -6,8 +6,7 @@ import { type ActionOutcome, PORTAL_ACTOR } from "./actions.js";
 
 /**
  * Changing plan in the portal, offered only when PORTAL_PLAN_CHANGES=true. Rules: the plan must be
- * one the page offered (not archived, the subscription's currency, not its own), checked again on
- * the POST; the change is billed as the merchant's PRORATION_BEHAVIOR says (changePlan's default),
+ * one the page offered (portal/plan-choices.ts), checked again on the POST; the change is billed as the merchant's PRORATION_BEHAVIOR says (changePlan's default),
  * and its refusals (an open charge, a scheduled cancellation, …) become a notice.
  */
 
@@ -20,7 +19,7 @@ export async function planChoicesFor(
   const choices = new Map<string, PlanChoice[]>();
   for (const sub of account.subscriptions) {
     if (LIVE.has(sub.status) && !sub.cancelAtPeriodEnd) {
-      choices.set(sub.id, await plansToChangeTo(ctx, sub.planId, sub.currency));
+      choices.set(sub.id, await plansToChangeTo(ctx, sub));
     }
   }
   return choices;
@@ -32,7 +31,7 @@ export async function changePlanAction(
   planId: unknown,
 ): Promise<ActionOutcome> {
   if (!LIVE.has(sub.status) || sub.cancelAtPeriodEnd) return { notice: "refused" };
-  const offered = await plansToChangeTo(ctx, sub.planId, sub.currency);
+  const offered = await plansToChangeTo(ctx, sub);
   if (typeof planId !== "string" || !offered.some((plan) => plan.id === planId)) return { notice: "refused" };
   try {
     const result = await changePlan(ctx, { subscriptionId: sub.id, planId, actor: PORTAL_ACTOR });

@@ -10,6 +10,7 @@ import {
   portalSessions,
 } from "../../../src/db/schema/index.js";
 import { startServer } from "../../../src/http/index.js";
+import { changePlan } from "../../../src/plan-changes/index.js";
 import { type EnrollmentWorld, startEnrollmentWorld, subscriptionOf } from "../enrollment/support.js";
 import { linkFor, openLink, payingCustomer, secretOf, signIn } from "./support.js";
 
@@ -305,10 +306,11 @@ describe("changing plan", () => {
   it("is offered only when PORTAL_PLAN_CHANGES=true: same currency, not archived; the POST checks again", async () => {
     const carol = await payingCustomer(world, { name: "Carol" });
     const { db } = world.h.ctx;
-    const [platinum, archived, dollars] = await db
+    const [platinum, archived, dollars, gold] = await db
       .insert(plans)
       .values([
-        // Carol's card is a recurring token, which the gateway charges only its enrolled amount.
+        // Carol's card is a recurring token, which the gateway charges only its enrolled amount:
+        // Platinum (the same price and interval) is offered, Gold (another price) is not.
         { name: "Platinum", amountMinor: 10_000, currency: "QAR", intervalUnit: "month", intervalCount: 1 },
         {
           name: "Retired",
@@ -319,6 +321,7 @@ describe("changing plan", () => {
           archivedAt: new Date("2025-12-01T00:00:00Z"),
         },
         { name: "Dollars", amountMinor: 3_000, currency: "USD", intervalUnit: "month", intervalCount: 1 },
+        { name: "Gold", amountMinor: 20_000, currency: "QAR", intervalUnit: "month", intervalCount: 1 },
       ])
       .returning();
 
@@ -343,8 +346,9 @@ describe("changing plan", () => {
       expect(form).toContain(`<option value="${platinum!.id}">Platinum — 100.00 QAR</option>`);
       expect(page).not.toContain(archived!.id);
       expect(page).not.toContain(dollars!.id);
+      expect(page).not.toContain(gold!.id);
 
-      for (const planId of [archived!.id, dollars!.id, carol.planId, "not-a-plan"]) {
+      for (const planId of [archived!.id, dollars!.id, gold!.id, carol.planId, "not-a-plan"]) {
         const answer = await on.post(`/portal/subscriptions/${carol.id}/plan`, { csrf, plan_id: planId });
         expect(answer.headers.get("location")).toBe("/portal?lang=en&done=refused");
       }
@@ -358,6 +362,17 @@ describe("changing plan", () => {
       expect((await subscriptionOf(world.h, carol.id)).planId).toBe(platinum!.id);
       const [change] = await db.select().from(planChanges).where(eq(planChanges.subscriptionId, carol.id));
       expect(change).toMatchObject({ status: "applied", actor: "customer:portal", toPlanId: platinum!.id });
+
+      // A change scheduled for the period's end (here by the merchant) is shown with its date.
+      await changePlan(world.h.ctx, {
+        subscriptionId: carol.id,
+        planId: carol.planId,
+        proration: "at_period_end",
+        actor: "test",
+      });
+      const scheduled = await (await on.get("/portal")).text();
+      expect(scheduled).toContain('<p class="pending" data-pending-plan>Moves to <bdi>');
+      expect(scheduled).toContain('on <bdi class="date">15 Feb 2026</bdi>.');
     } finally {
       await allowing.close();
     }
