@@ -333,6 +333,10 @@ describe("billing CLI", () => {
       charge_amount: "50.00",
       currency: "QAR",
     });
+    const difference = jsonOf<{ kind: string; amount: string; credit: string }>(
+      await billing("charges", "show", String(changed.charge_id)),
+    );
+    expect(difference).toMatchObject({ kind: "plan_change", amount: "50.00", credit: "0.00" });
     const scheduled = jsonOf<Record<string, unknown>>(
       await billing(
         "subscriptions",
