@@ -28,6 +28,12 @@ export const subscriptionSchema = z
     discount: discountSchema
       .nullable()
       .describe("The live discount, taken off each period's charge while it lasts; null when none"),
+    scheduled_plan_change: z
+      .object({ id: z.uuid(), to_plan_id: z.uuid(), effective_at: timestamp })
+      .nullable()
+      .describe(
+        "A plan change scheduled for the end of the period (change-plan with at_period_end); null when none",
+      ),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -52,6 +58,11 @@ export function presentSubscription(row: SubscriptionView): SubscriptionBody {
     paused_at: iso(row.pausedAt),
     ended_reason: row.endedReason,
     discount: row.discount ? presentDiscount(row.discount) : null,
+    scheduled_plan_change: row.scheduledPlanChange && {
+      id: row.scheduledPlanChange.id,
+      to_plan_id: row.scheduledPlanChange.toPlanId,
+      effective_at: iso(row.scheduledPlanChange.effectiveAt),
+    },
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };

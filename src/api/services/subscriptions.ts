@@ -1,10 +1,10 @@
-import { and, asc, eq, gt, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, type SQL } from "drizzle-orm";
 import type { SubscriptionState } from "../../billing/index.js";
 // The module itself, not the coupons index: a read (`billing subscriptions list`) loads what it
 // reads, not the redemption services and what they import (cancellation, queues, the gateway).
-import { type LiveDiscount, liveDiscount, liveDiscounts } from "../../coupons/live-discount.js";
+import { type LiveDiscount, liveDiscounts } from "../../coupons/live-discount.js";
 import type { Db } from "../../db/index.js";
-import { events, subscriptions } from "../../db/schema/index.js";
+import { events, planChanges, subscriptions } from "../../db/schema/index.js";
 import { notFound } from "../problem.js";
 import { afterCursor, type Page, type PageRequest, toPage } from "./page.js";
 
@@ -12,21 +12,50 @@ import { afterCursor, type Page, type PageRequest, toPage } from "./page.js";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
-/** A subscription as it is shown: its row and its live discount. */
-export type SubscriptionView = SubscriptionRow & { discount: LiveDiscount | null };
+export interface ScheduledPlanChange {
+  id: string;
+  toPlanId: string;
+  effectiveAt: Date;
+}
 
-async function withDiscounts(db: Db, rows: SubscriptionRow[]): Promise<SubscriptionView[]> {
-  const discounts = await liveDiscounts(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => ({ ...row, discount: discounts.get(row.id) ?? null }));
+/** A subscription as it is shown: its row, its live discount and its scheduled plan change. */
+export type SubscriptionView = SubscriptionRow & {
+  discount: LiveDiscount | null;
+  scheduledPlanChange: ScheduledPlanChange | null;
+};
+
+async function scheduledPlanChanges(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, ScheduledPlanChange>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: planChanges.id,
+      subscriptionId: planChanges.subscriptionId,
+      toPlanId: planChanges.toPlanId,
+      effectiveAt: planChanges.effectiveAt,
+    })
+    .from(planChanges)
+    .where(and(inArray(planChanges.subscriptionId, [...ids]), eq(planChanges.status, "scheduled")));
+  return new Map(rows.map(({ subscriptionId, ...change }) => [subscriptionId, change]));
+}
+
+async function withExtras(db: Db, rows: SubscriptionRow[]): Promise<SubscriptionView[]> {
+  const ids = rows.map((row) => row.id);
+  const [discounts, changes] = await Promise.all([liveDiscounts(db, ids), scheduledPlanChanges(db, ids)]);
+  return rows.map((row) => ({
+    ...row,
+    discount: discounts.get(row.id) ?? null,
+    scheduledPlanChange: changes.get(row.id) ?? null,
+  }));
 }
 
 export async function findSubscription(db: Db, id: string): Promise<SubscriptionView> {
   const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id));
   if (!row) throw notFound("subscription", id);
-  return { ...row, discount: await liveDiscount(db, row.id) };
+  const [view] = await withExtras(db, [row]);
+  return view!;
 }
 
 export interface SubscriptionFilter extends PageRequest {
@@ -47,7 +76,7 @@ export async function listSubscriptions(db: Db, filter: SubscriptionFilter): Pro
     .orderBy(asc(subscriptions.createdAt), asc(subscriptions.id))
     .limit(filter.limit + 1);
   const page = toPage(rows, filter.limit);
-  return { ...page, data: await withDiscounts(db, page.data) };
+  return { ...page, data: await withExtras(db, page.data) };
 }
 
 /** The subscription's history, oldest first (the log's own order); the cursor is an event id. */

@@ -151,12 +151,19 @@ describe("plan changes", () => {
       charge_id: null,
     });
     expect(reply.json().subscription.plan_id).toBe(sub.planId);
+    expect(reply.json().subscription.scheduled_plan_change).toEqual({
+      id: reply.json().plan_change.id,
+      to_plan_id: gold,
+      effective_at: "2026-01-31T21:00:00.000Z",
+    });
 
     api.h.clock.set(DateTime.fromISO(FEBRUARY));
     await runBillingTick(api.h.ctx, { batchSize: 50 });
     const [, february] = await chargeStatuses(api.h, sub.subscriptionId, ["paid", "paid"]);
     expect(february!.amountMinor).toBe(20_000);
     expect((await subscriptionRow(api.h, sub.subscriptionId)).planId).toBe(gold);
+    const shown = await api.call("GET", `/v1/subscriptions/${sub.subscriptionId}`);
+    expect(shown.json()).toMatchObject({ plan_id: gold, scheduled_plan_change: null });
   });
 
   it("takes back a scheduled change", async () => {
