@@ -7,9 +7,10 @@ import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
 /**
  * Carries out plan changes scheduled for the end of a period, before the scheduler bills the period
  * that follows (scheduler/tick.ts runs this first), so that period is billed on the new plan. Rules:
- * - a change is applied once its effective_at has come and its subscription is trialing or active;
- *   a past_due, unpaid or paused one keeps the change waiting; a canceled one, or one that ends at
- *   its period's end, has the change canceled;
+ * - a change is applied once its effective_at has come and its trialing or active subscription is
+ *   at a period boundary (next_billing_at reached: a pause and resume since may have moved it); a
+ *   past_due, unpaid or paused one keeps the change waiting; a canceled one, or one that ends at its
+ *   period's end, has the change canceled;
  * - a new interval re-anchors billing at next_billing_at, the boundary the new plan starts on;
  * - batches of changes are claimed with their subscriptions FOR UPDATE SKIP LOCKED, so concurrent
  *   ticks split them and a change is applied exactly once.
@@ -54,7 +55,8 @@ async function applyBatch(tx: SqlTx, { now, batchSize }: { now: DateTime; batchS
     join plans fp on fp.id = pc.from_plan_id
     join plans tp on tp.id = pc.to_plan_id
     where pc.status = 'scheduled' and pc.effective_at <= ${nowIso}::timestamptz
-      and (s.status in ('trialing', 'active', 'canceled') or s.cancel_at_period_end)
+      and ((s.status in ('trialing', 'active') and s.next_billing_at <= ${nowIso}::timestamptz)
+           or s.status = 'canceled' or s.cancel_at_period_end)
     order by pc.effective_at, pc.id
     limit ${batchSize}
     for update of pc, s skip locked`;

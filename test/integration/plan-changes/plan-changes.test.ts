@@ -166,6 +166,32 @@ describe("plan changes", () => {
     expect(shown.json()).toMatchObject({ plan_id: gold, scheduled_plan_change: null });
   });
 
+  it("keeps a scheduled change through a pause, and carries it out at the next boundary after the resume", async () => {
+    const sub = await paidSubscription(10_000);
+    const gold = await plan(20_000);
+    api.h.clock.set(DateTime.fromISO(MID_JANUARY));
+    await changePlan(sub, { plan_id: gold, proration: "at_period_end" });
+    expect(
+      (await api.call("POST", `/v1/subscriptions/${sub.subscriptionId}/pause`, { body: {} })).statusCode,
+    ).toBe(200);
+
+    // Paused over the boundary: nothing is billed and the change waits.
+    api.h.clock.set(DateTime.fromISO("2026-02-10T00:00:00+03:00"));
+    await runBillingTick(api.h.ctx, { batchSize: 50 });
+    expect((await subscriptionRow(api.h, sub.subscriptionId)).planId).toBe(sub.planId);
+    // Resumed mid-period: billing restarts at the next boundary, and so does the new plan.
+    const resumed = await api.call("POST", `/v1/subscriptions/${sub.subscriptionId}/resume`, { body: {} });
+    expect(resumed.json()).toMatchObject({ status: "active", next_billing_at: "2026-02-28T21:00:00.000Z" });
+    await runBillingTick(api.h.ctx, { batchSize: 50 });
+    expect((await subscriptionRow(api.h, sub.subscriptionId)).planId).toBe(sub.planId);
+
+    api.h.clock.set(DateTime.fromISO("2026-03-01T00:00:00+03:00"));
+    await runBillingTick(api.h.ctx, { batchSize: 50 });
+    const [, march] = await chargeStatuses(api.h, sub.subscriptionId, ["paid", "paid"]);
+    expect(march).toMatchObject({ amountMinor: 20_000, periodStart: new Date("2026-02-28T21:00:00.000Z") });
+    expect((await subscriptionRow(api.h, sub.subscriptionId)).planId).toBe(gold);
+  });
+
   it("takes back a scheduled change", async () => {
     const sub = await paidSubscription(10_000);
     const gold = await plan(20_000);
