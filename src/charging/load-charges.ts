@@ -35,6 +35,8 @@ export interface ChargeSnapshot {
   readonly paymentMethod: {
     readonly id: string;
     readonly kind: "recurring" | "autosave";
+    /** What a recurring token was enrolled for, the only amount the gateway charges it. */
+    readonly amountMinor: number | null;
     readonly sealed: SealedToken;
     readonly lifecycle: TokenLifecycle;
   } | null;
@@ -64,6 +66,7 @@ interface Row {
   subscription_status: SubscriptionState;
   pm_id: string | null;
   pm_kind: "recurring" | "autosave";
+  pm_amount_minor: string | null;
   token_ciphertext: Buffer;
   token_nonce: Buffer;
   token_tag: Buffer;
@@ -92,7 +95,7 @@ export async function loadCharges(
            c.next_attempt_at,
            ${resumableOnNewCard(db.$client)} as resumable,
            s.customer_id, s.status as subscription_status,
-           pm.id as pm_id, pm.kind as pm_kind, pm.token_ciphertext, pm.token_nonce, pm.token_tag,
+           pm.id as pm_id, pm.kind as pm_kind, pm.amount_minor as pm_amount_minor, pm.token_ciphertext, pm.token_nonce, pm.token_tag,
            pm.token_key_id, pm.issued_at, pm.expires_at, pm.deactivated_at, pm.unusable_at,
            a.id as attempt_id, a.order_id, a.attempt_number, a.status as attempt_status,
            a.reconcile_tries,
@@ -140,6 +143,7 @@ function snapshotOf(row: Row): ChargeSnapshot {
         : {
             id: row.pm_id,
             kind: row.pm_kind,
+            amountMinor: row.pm_amount_minor === null ? null : pgInteger(row.pm_amount_minor),
             sealed: {
               ciphertext: row.token_ciphertext,
               nonce: row.token_nonce,

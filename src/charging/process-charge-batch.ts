@@ -194,13 +194,18 @@ async function prepare(run: Run, snapshot: ChargeSnapshot): Promise<Prepared | n
     if (ready !== "ready") return skipped(charge.id, ready);
 
     const token = paymentMethod ? tokenStatus(paymentMethod.lifecycle, now) : "missing";
-    if (!paymentMethod || token !== "active") {
+    const unusable = !paymentMethod
+      ? "no card on file"
+      : token !== "active"
+        ? `card token ${token}`
+        : wrongRecurringAmount(paymentMethod, charge);
+    if (!paymentMethod || unusable) {
       if (charge.status === "uncollectible") return skipped(charge.id, "payment_method_unusable");
       return settleUnusableToken(ctx, {
         chargeId: charge.id,
         subscriptionId: subscription.id,
         paymentMethodId: paymentMethod?.id ?? null,
-        reason: paymentMethod ? `card token ${token}` : "no card on file",
+        reason: unusable ?? "no card on file",
       });
     }
     // A late no-money outcome of an attempt in flight when the subscription was canceled cancels
@@ -222,6 +227,21 @@ async function prepare(run: Run, snapshot: ChargeSnapshot): Promise<Prepared | n
     return null;
   });
   return prepared;
+}
+
+/**
+ * A recurring token is charged, by the gateway, the amount it was enrolled for and no other
+ * (GetnewPayment takes no amount for it). The services refuse every change that would make a
+ * charge differ from it (plan changes, coupons, credit); should one differ anyway, the card cannot
+ * pay it and is not called: the wrong amount would be taken.
+ */
+function wrongRecurringAmount(
+  card: NonNullable<ChargeSnapshot["paymentMethod"]>,
+  charge: ChargeSnapshot["charge"],
+): string | null {
+  if (card.kind !== "recurring" || card.amountMinor === null || card.amountMinor === charge.amountMinor)
+    return null;
+  return `recurring card token for ${card.amountMinor} minor units cannot pay a charge of ${charge.amountMinor}`;
 }
 
 /** Runs one charge's step; its result or its error is that charge's alone. */

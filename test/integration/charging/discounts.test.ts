@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startChargeWorker } from "../../../src/charging/index.js";
-import { coupons, subscriptionDiscounts } from "../../../src/db/schema/index.js";
+import { coupons, paymentMethods, subscriptionDiscounts } from "../../../src/db/schema/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
 import {
@@ -110,5 +110,24 @@ describe("discounted periods", () => {
     await chargeStatuses(h, sub.subscriptionId, ["paid"]);
     expect((await subscriptionRow(h, sub.subscriptionId)).status).toBe("active");
     expect(await eventTypesOf(h, sub.subscriptionId)).toContain("subscription.activated");
+  });
+
+  it("never calls the gateway for a recurring card whose charge differs from its enrolled amount", async () => {
+    // The services refuse a coupon on a recurring card; this one is written past them, as a bad
+    // import or a hand edit would, to show the charge path does not take the wrong amount.
+    const sub = await createSubscription(h, { kind: "recurring", amountMinor: 10_000 });
+    await redeem(sub.subscriptionId, { percentOff: 20 });
+
+    await billMonths(1);
+    const [charge] = await chargeStatuses(h, sub.subscriptionId, ["uncollectible"]);
+    expect(charge).toMatchObject({ amountMinor: 8_000, attemptCount: 0 });
+    expect(await collections(h, sub.cardToken)).toEqual([]);
+    const [card] = await h.ctx.db
+      .select()
+      .from(paymentMethods)
+      .where(eq(paymentMethods.id, sub.paymentMethodId));
+    expect(card!.unusableReason).toContain(
+      "recurring card token for 10000 minor units cannot pay a charge of 8000",
+    );
   });
 });
