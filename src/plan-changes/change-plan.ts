@@ -15,6 +15,9 @@ import { refusePlanChange } from "./refusals.js";
  * transaction under the subscription's row lock (refusals.ts says which changes are refused; the
  * price of a change comes from billing/proration.ts). Rules:
  * - a new request replaces a scheduled change (the old one is canceled in the same transaction);
+ * - the unused part of the period is credited at what its charge cost (price less coupon, credit
+ *   counted as paid; nothing when it was refunded), or at the old plan's price when the period had
+ *   no charge of its own (imported, or billed before this engine);
  * - `immediate_prorate` credits only time that was paid for: it is refused while a charge of the
  *   subscription is still open (being collected or held), and while the period has already ended
  *   but the scheduler has not billed the next one yet;
@@ -71,12 +74,14 @@ export async function changePlan(ctx: EngineContext, input: ChangePlanInput): Pr
     const [replaced] = await tx<{ id: string }[]>`
       update plan_changes set status = 'canceled', canceled_at = ${now.toUTC().toISO()}
       where subscription_id = ${subscription.id} and status = 'scheduled' returning id`;
+    // The unused part is credited at what the period actually cost (a coupon took some of it).
+    const paid = trialing ? null : await paidForPeriod(tx, subscription.id, period.start);
     const quote = quotePlanChange({
       behavior: proration,
       trialing,
       period,
       at: now,
-      from,
+      from: { ...from, amountMinor: paid ?? from.amountMinor },
       to,
       timezone: subscription.timezone,
     });
@@ -173,6 +178,23 @@ function currentPeriod(
     );
   }
   return { start, end: pgInstant(end) };
+}
+
+/** What the period's own charge asked for before credit (the price less its coupon), unless refunded. */
+async function paidForPeriod(
+  tx: Parameters<typeof lockSubscriptionForChange>[0],
+  subscriptionId: string,
+  periodStart: DateTime,
+): Promise<number | null> {
+  // A period whose payment was given back (a refund asked for, not a duplicate's) was not paid for.
+  const [charge] = await tx<{ paid: string }[]>`
+    select case when exists (select 1 from refunds r where r.charge_id = c.id and r.reason = 'requested'
+                                                     and r.status <> 'failed')
+                then 0 else c.amount_minor + c.credit_minor end as paid
+    from charges c
+    where c.subscription_id = ${subscriptionId} and c.kind = 'period' and c.status = 'paid'
+      and c.period_start = ${periodStart.toUTC().toISO()}::timestamptz`;
+  return charge ? pgInteger(charge.paid) : null;
 }
 
 async function refuseOpenCharges(

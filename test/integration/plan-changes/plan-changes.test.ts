@@ -2,7 +2,14 @@ import { eq } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startChargeWorker } from "../../../src/charging/index.js";
-import { events, plans, subscriptions, webhookDeliveries } from "../../../src/db/schema/index.js";
+import {
+  coupons,
+  events,
+  plans,
+  subscriptionDiscounts,
+  subscriptions,
+  webhookDeliveries,
+} from "../../../src/db/schema/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
 import { type ApiHarness, createApiHarness } from "../api/support.js";
 import {
@@ -95,6 +102,44 @@ describe("plan changes", () => {
     const hooks = await api.h.ctx.db.select().from(webhookDeliveries);
     // No endpoint is registered, so nothing is delivered; the event is still in the log with its data.
     expect(hooks).toEqual([]);
+  });
+
+  it("credits the unused part at what the period cost: less a coupon, nothing once refunded", async () => {
+    api.h.clock.set(DateTime.fromISO(START));
+    const discounted = await createSubscription(api.h, { kind: "autosave", amountMinor: 10_000 });
+    const [coupon] = await api.h.ctx.db
+      .insert(coupons)
+      .values({ code: "HALF", discountType: "percentage", percentOff: 50, duration: "forever" })
+      .returning();
+    await api.h.ctx.db
+      .insert(subscriptionDiscounts)
+      .values({
+        subscriptionId: discounted.subscriptionId,
+        couponId: coupon!.id,
+        appliedAt: new Date(START),
+        actor: "test",
+      });
+    const refunded = await createSubscription(api.h, { kind: "autosave", amountMinor: 10_000 });
+    await runBillingTick(api.h.ctx, { batchSize: 50 });
+    await chargeStatuses(api.h, discounted.subscriptionId, ["paid"]);
+    const [january] = await chargeStatuses(api.h, refunded.subscriptionId, ["paid"]);
+    const refund = await api.call("POST", `/v1/charges/${january!.id}/refund`, { body: {} });
+    expect(refund.statusCode, refund.body).toBe(200);
+    const gold = await plan(20_000);
+    api.h.clock.set(DateTime.fromISO(MID_JANUARY));
+
+    // January cost 50.00: 16/31 of it is 25.81 of credit, against 103.23 for Gold's remainder.
+    const half = await changePlan(discounted, { plan_id: gold });
+    expect(half.json().plan_change).toMatchObject({
+      credit: { amount_minor: 2_581 },
+      debit: { amount_minor: 10_323 },
+    });
+    // January's payment was given back: no time was paid for, so nothing is credited.
+    const none = await changePlan(refunded, { plan_id: gold });
+    expect(none.json().plan_change).toMatchObject({
+      credit: { amount_minor: 0 },
+      charge_amount: { amount_minor: 10_323 },
+    });
   });
 
   it("downgrades mid-period: the difference becomes credit that the next period uses", async () => {
