@@ -117,9 +117,11 @@ export {
   positiveMinorUnits,
 } from "./plan.js";
 export {
+  type PeriodCost,
   type PlanChangeInput,
   type PlanChangeQuote,
   type PricedPlan,
+  pricesForProration,
   quotePlanChange,
   sameInterval,
 } from "./proration.js";

@@ -1,4 +1,5 @@
 import type { DateTime } from "luxon";
+import { discountMinor } from "./discount.js";
 import { type BillingInterval, type BillingPeriod, periodAt } from "./periods.js";
 import type { ProrationBehavior } from "./proration-behaviors.js";
 import { mulDivHalfUp } from "./rounding.js";
@@ -104,5 +105,38 @@ export function quotePlanChange(input: PlanChangeInput): PlanChangeQuote {
     debitMinor,
     netMinor: debitMinor - creditMinor,
     reanchored: reanchor ? firstPeriod() : null,
+  };
+}
+
+/** What the current period's own charge cost, read from it. */
+export interface PeriodCost {
+  /** What it asked for before credit (the price less its coupon); 0 when its payment was refunded. */
+  readonly paid: number;
+  /** The coupon's percentage it carried. */
+  readonly discountPercent: number | null;
+}
+
+/**
+ * The two prices immediate_prorate weighs: the old is what the period cost (the plan's price when
+ * the period had no charge of its own); the new is what a period of the new plan costs under the
+ * same percentage coupon, so the coupon's share stays the customer's on both sides. A re-anchored
+ * first period is priced as a whole period (the live coupon is applied to it as to any period).
+ */
+export function pricesForProration<P extends PricedPlan>(
+  from: P,
+  to: P,
+  cost: PeriodCost | null,
+): { from: P; to: P } {
+  const percent = cost?.discountPercent ?? null;
+  const underCoupon = percent !== null && sameInterval(from.interval, to.interval);
+  return {
+    from: { ...from, amountMinor: cost?.paid ?? from.amountMinor },
+    to: underCoupon
+      ? {
+          ...to,
+          amountMinor:
+            to.amountMinor - discountMinor({ type: "percentage", percentOff: percent }, to.amountMinor),
+        }
+      : to,
   };
 }

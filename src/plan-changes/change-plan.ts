@@ -1,6 +1,12 @@
 import type { DateTime } from "luxon";
 import { z } from "zod";
-import { PRORATION_BEHAVIORS, type ProrationBehavior, quotePlanChange } from "../billing/index.js";
+import {
+  type PeriodCost,
+  PRORATION_BEHAVIORS,
+  type ProrationBehavior,
+  pricesForProration,
+  quotePlanChange,
+} from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { pgInstant, pgInteger } from "../db/index.js";
 import { EVENT_TYPES, recordEvents } from "../events/index.js";
@@ -17,7 +23,8 @@ import { refusePlanChange } from "./refusals.js";
  * - a new request replaces a scheduled change (the old one is canceled in the same transaction);
  * - the unused part of the period is credited at what its charge cost (price less coupon, credit
  *   counted as paid; nothing when it was refunded), or at the old plan's price when the period had
- *   no charge of its own (imported, or billed before this engine);
+ *   no charge of its own (imported, or billed before this engine); the new plan's part is debited
+ *   under the same percentage coupon, so a coupon's share stays the customer's on both sides;
  * - `immediate_prorate` credits only time that was paid for: it is refused while a charge of the
  *   subscription is still open (being collected or held), and while the period has already ended
  *   but the scheduler has not billed the next one yet;
@@ -74,15 +81,13 @@ export async function changePlan(ctx: EngineContext, input: ChangePlanInput): Pr
     const [replaced] = await tx<{ id: string }[]>`
       update plan_changes set status = 'canceled', canceled_at = ${now.toUTC().toISO()}
       where subscription_id = ${subscription.id} and status = 'scheduled' returning id`;
-    // The unused part is credited at what the period actually cost (a coupon took some of it).
-    const paid = trialing ? null : await paidForPeriod(tx, subscription.id, period.start);
+    const cost = trialing ? null : await periodCost(tx, subscription.id, period.start);
     const quote = quotePlanChange({
       behavior: proration,
       trialing,
       period,
       at: now,
-      from: { ...from, amountMinor: paid ?? from.amountMinor },
-      to,
+      ...pricesForProration(from, to, cost),
       timezone: subscription.timezone,
     });
     const common = {
@@ -180,21 +185,21 @@ function currentPeriod(
   return { start, end: pgInstant(end) };
 }
 
-/** What the period's own charge asked for before credit (the price less its coupon), unless refunded. */
-async function paidForPeriod(
+async function periodCost(
   tx: Parameters<typeof lockSubscriptionForChange>[0],
   subscriptionId: string,
   periodStart: DateTime,
-): Promise<number | null> {
+): Promise<PeriodCost | null> {
   // A period whose payment was given back (a refund asked for, not a duplicate's) was not paid for.
-  const [charge] = await tx<{ paid: string }[]>`
+  const [charge] = await tx<{ paid: string; discount_percent: number | null }[]>`
     select case when exists (select 1 from refunds r where r.charge_id = c.id and r.reason = 'requested'
                                                      and r.status <> 'failed')
-                then 0 else c.amount_minor + c.credit_minor end as paid
+                then 0 else c.amount_minor + c.credit_minor end as paid,
+           c.discount_percent
     from charges c
     where c.subscription_id = ${subscriptionId} and c.kind = 'period' and c.status = 'paid'
       and c.period_start = ${periodStart.toUTC().toISO()}::timestamptz`;
-  return charge ? pgInteger(charge.paid) : null;
+  return charge ? { paid: pgInteger(charge.paid), discountPercent: charge.discount_percent } : null;
 }
 
 async function refuseOpenCharges(

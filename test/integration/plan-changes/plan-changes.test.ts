@@ -104,21 +104,19 @@ describe("plan changes", () => {
     expect(hooks).toEqual([]);
   });
 
-  it("credits the unused part at what the period cost: less a coupon, nothing once refunded", async () => {
+  it("prorates at what the period cost: both sides under its percentage coupon, nothing credited once refunded", async () => {
     api.h.clock.set(DateTime.fromISO(START));
     const discounted = await createSubscription(api.h, { kind: "autosave", amountMinor: 10_000 });
     const [coupon] = await api.h.ctx.db
       .insert(coupons)
       .values({ code: "HALF", discountType: "percentage", percentOff: 50, duration: "forever" })
       .returning();
-    await api.h.ctx.db
-      .insert(subscriptionDiscounts)
-      .values({
-        subscriptionId: discounted.subscriptionId,
-        couponId: coupon!.id,
-        appliedAt: new Date(START),
-        actor: "test",
-      });
+    await api.h.ctx.db.insert(subscriptionDiscounts).values({
+      subscriptionId: discounted.subscriptionId,
+      couponId: coupon!.id,
+      appliedAt: new Date(START),
+      actor: "test",
+    });
     const refunded = await createSubscription(api.h, { kind: "autosave", amountMinor: 10_000 });
     await runBillingTick(api.h.ctx, { batchSize: 50 });
     await chargeStatuses(api.h, discounted.subscriptionId, ["paid"]);
@@ -128,11 +126,13 @@ describe("plan changes", () => {
     const gold = await plan(20_000);
     api.h.clock.set(DateTime.fromISO(MID_JANUARY));
 
-    // January cost 50.00: 16/31 of it is 25.81 of credit, against 103.23 for Gold's remainder.
+    // January cost 50.00: 16/31 of it is 25.81 of credit; Gold under the same 50% costs 100.00 a
+    // month, 16/31 of it 51.61.
     const half = await changePlan(discounted, { plan_id: gold });
     expect(half.json().plan_change).toMatchObject({
       credit: { amount_minor: 2_581 },
-      debit: { amount_minor: 10_323 },
+      debit: { amount_minor: 5_161 },
+      charge_amount: { amount_minor: 2_580 },
     });
     // January's payment was given back: no time was paid for, so nothing is credited.
     const none = await changePlan(refunded, { plan_id: gold });

@@ -1,6 +1,11 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { type PricedPlan, quotePlanChange, sameInterval } from "../../../src/billing/proration.js";
+import {
+  type PricedPlan,
+  pricesForProration,
+  quotePlanChange,
+  sameInterval,
+} from "../../../src/billing/proration.js";
 import type { ProrationBehavior } from "../../../src/billing/proration-behaviors.js";
 
 const at = (iso: string) => DateTime.fromISO(iso, { setZone: true });
@@ -222,5 +227,48 @@ describe("quotePlanChange: other behaviours", () => {
     expect(() => quote("immediate_prorate", period, change, monthly(1), monthly(2))).toThrow(
       /outside the current period/,
     );
+  });
+});
+
+describe("pricesForProration", () => {
+  it.each([
+    [
+      "a period with no charge of its own is weighed at the plans' prices",
+      null,
+      monthly(20_000),
+      [10_000, 20_000],
+    ],
+    ["a paid period at its cost", { paid: 10_000, discountPercent: null }, monthly(20_000), [10_000, 20_000]],
+    // 50% off: the period cost 50.00, and Gold under the same coupon costs 100.00 a period
+    [
+      "both sides under the period's percentage coupon",
+      { paid: 5_000, discountPercent: 50 },
+      monthly(20_000),
+      [5_000, 10_000],
+    ],
+    // 15% of 99.99 = 14.9985 → 15.00 off, half up as a period's charge
+    [
+      "the new price rounded as a period's charge is",
+      { paid: 8_499, discountPercent: 15 },
+      monthly(9_999),
+      [8_499, 8_499],
+    ],
+    [
+      "a fixed coupon's period at its cost, the new plan at its price",
+      { paid: 7_500, discountPercent: null },
+      monthly(20_000),
+      [7_500, 20_000],
+    ],
+    ["a refunded period costs nothing", { paid: 0, discountPercent: null }, monthly(20_000), [0, 20_000]],
+    // re-anchored: the new first period is a whole period, which the live coupon prices itself
+    [
+      "a new interval keeps the new plan's price",
+      { paid: 5_000, discountPercent: 50 },
+      yearly(100_000),
+      [5_000, 100_000],
+    ],
+  ] as const)("%s", (_name, cost, to, [fromPrice, toPrice]) => {
+    const prices = pricesForProration(monthly(10_000), to, cost);
+    expect([prices.from.amountMinor, prices.to.amountMinor]).toEqual([fromPrice, toPrice]);
   });
 });
