@@ -13,36 +13,17 @@ import { access, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { DateTime } from "luxon";
-import { type Browser, chromium } from "playwright-core";
 import { cancelSubscription } from "../src/cancellation/index.js";
 import { createCustomer } from "../src/customers/index.js";
 import { enroll } from "../src/enrollment/index.js";
 import { createPlan } from "../src/plans/index.js";
 import { createPortalLink } from "../src/portal/index.js";
-import { type DemoEngine, startDemoEngine } from "../src/runtime/demo/engine.js";
+import type { DemoEngine } from "../src/runtime/demo/engine.js";
 import { CARDS, payCheckout } from "../src/runtime/demo/scenario.js";
+import { runScreenshot, type ScreenshotRun } from "./screenshot/run.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const VIEWPORT = { width: 1000, height: 900 };
 const MONTHS = 3;
-
-const began = Date.now();
-let starting: Promise<DemoEngine> | undefined;
-let launching: Promise<Browser> | undefined;
-let stopping: Promise<void> | undefined;
-const stop = () => {
-  stopping ??= (async () => {
-    const browser = await launching?.catch(() => undefined);
-    await browser?.close().catch(() => {});
-    const demo = await starting?.catch(() => undefined);
-    await demo?.close();
-  })();
-  return stopping;
-};
-process.once("SIGINT", () => {
-  process.once("SIGINT", () => process.exit(130));
-  void stop().catch(() => {});
-});
 
 /** A customer with two subscriptions, billed for MONTHS months; the second is set to cancel. */
 async function customerWithHistory(demo: DemoEngine): Promise<string> {
@@ -74,31 +55,18 @@ async function customerWithHistory(demo: DemoEngine): Promise<string> {
   return customer.id;
 }
 
-async function shoot(outDir: string): Promise<string[]> {
-  await access(CHROMIUM).catch(() => {
-    throw new Error(`no Chromium at ${CHROMIUM}: install it with apt-get install -y chromium`);
-  });
+async function shoot(run: ScreenshotRun, outDir: string): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
   await access(outDir, constants.W_OK);
-  starting = startDemoEngine({
+  const demo = await run.engine({
     name: "portal-screenshot",
     start: DateTime.utc().startOf("hour").minus({ months: MONTHS }).toISO() ?? "",
   });
-  const demo = await starting;
   const customerId = await customerWithHistory(demo);
   const { ctx } = demo.engine;
   const link = await createPortalLink(ctx, { customerId, actor: "screenshot" });
-  launching = chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-    ],
-  });
-  const browser = await launching;
+  run.goOn();
+  const browser = await run.browser();
   const page = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1, locale: "en-US" });
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
@@ -126,25 +94,11 @@ async function shoot(outDir: string): Promise<string[]> {
   return [
     ...written.map((file) => path.relative(process.cwd(), file) || file),
     `2 subscriptions (one set to cancel at period end), ${counts?.charges ?? 0} charges, ` +
-      `${counts?.invoices ?? 0} invoices; ${Math.round((Date.now() - began) / 1000)} s`,
+      `${counts?.invoices ?? 0} invoices; ${Math.round((Date.now() - run.began) / 1000)} s`,
   ];
 }
 
-let failed = false;
-try {
+await runScreenshot(async (run) => {
   const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
-  const lines = await shoot(path.resolve(values["out-dir"] ?? "docs"));
-  process.stdout.write(`${lines.join("\n")}\n`);
-} catch (error) {
-  failed = true;
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim();
-  process.stderr.write(
-    `screenshot failed: ${message.length > 300 ? `${message.slice(0, 299)}…` : message}\n`,
-  );
-} finally {
-  await stop().catch((error: unknown) => {
-    failed = true;
-    process.stderr.write(`stopping the engine failed: ${error}\n`);
-  });
-}
-process.exit(failed ? 1 : 0);
+  return shoot(run, path.resolve(values["out-dir"] ?? "docs"));
+});
