@@ -8,6 +8,7 @@ import type { IntervalUnit } from "./interval-units.js";
  */
 
 export interface PlanShare {
+  /** The price of one period; negative for what coupons take off it. */
   amountMinor: number;
   intervalUnit: IntervalUnit;
   intervalCount: number;

@@ -1,5 +1,7 @@
 import type { Sql } from "postgres";
 import {
+  type CouponTerms,
+  discountMinor,
   type IntervalUnit,
   monthlyRecurringMinor,
   type PlanShare,
@@ -11,7 +13,8 @@ import type { OpsRange } from "./range.js";
 
 /**
  * Subscriptions at a glance: how many are in each state, the MRR of those that pay (active and
- * past_due: a past_due subscription is still billed until dunning ends), and churn in the range.
+ * past_due: a past_due subscription is still billed until dunning ends), net of their live coupons
+ * (each taken off its plan's price as a period's charge takes it), and churn in the range.
  * Counts come from an index-only scan of all of subscriptions_status_plan_idx, grouped by state and plan,
  * so the plans' prices are applied per plan rather than per row; churn from
  * subscriptions_canceled_at_idx. Churn is canceled in the range ÷ (live now + canceled in the
@@ -34,6 +37,15 @@ interface CountRow {
   n: string;
 }
 
+interface DiscountRow {
+  plan_id: string;
+  discount_type: "percentage" | "fixed";
+  percent_off: number | null;
+  amount_off_minor: string | null;
+  currency: string | null;
+  n: string;
+}
+
 interface PlanRow {
   id: string;
   amount_minor: string;
@@ -43,7 +55,7 @@ interface PlanRow {
 }
 
 export async function subscriptionOverview(sql: Sql, range: OpsRange): Promise<SubscriptionOverview> {
-  const [countRows, plans, [canceledRow]] = await Promise.all([
+  const [countRows, plans, [canceledRow], discountRows] = await Promise.all([
     sql<CountRow[]>`select status::text, plan_id, count(*)::text as n from subscriptions group by 1, 2`,
     sql<PlanRow[]>`select id, amount_minor::text, currency, interval_unit::text, interval_count from plans`,
     sql<{ n: string }[]>`
@@ -51,6 +63,14 @@ export async function subscriptionOverview(sql: Sql, range: OpsRange): Promise<S
       where canceled_at is not null
         and canceled_at >= ${range.from.toUTC().toISO()}::timestamptz
         and canceled_at < ${range.to.toUTC().toISO()}::timestamptz`,
+    // Live discounts are few beside subscriptions: read from the discounts' side.
+    sql<DiscountRow[]>`
+      select s.plan_id, c.discount_type::text, c.percent_off, c.amount_off_minor::text, c.currency, count(*)::text as n
+      from subscription_discounts d
+      join subscriptions s on s.id = d.subscription_id
+      join coupons c on c.id = d.coupon_id
+      where d.ended_at is null and s.status in ('active', 'past_due')
+      group by 1, 2, 3, 4, 5`,
   ]);
   const counts = Object.fromEntries(SUBSCRIPTION_STATES.map((s) => [s, 0])) as Record<
     SubscriptionState,
@@ -71,6 +91,21 @@ export async function subscriptionOverview(sql: Sql, range: OpsRange): Promise<S
       subscriptions: n,
     });
     sharesByCurrency.set(plan.currency, shares);
+  }
+  for (const row of discountRows) {
+    const plan = planById.get(row.plan_id);
+    if (!plan) continue;
+    const terms: CouponTerms =
+      row.discount_type === "percentage"
+        ? { type: "percentage", percentOff: row.percent_off! }
+        : { type: "fixed", amountOffMinor: pgInteger(row.amount_off_minor!), currency: row.currency! };
+    // A discount is a share with a negative price: the fractions are still summed exactly.
+    sharesByCurrency.get(plan.currency)?.push({
+      amountMinor: -discountMinor(terms, pgInteger(plan.amount_minor)),
+      intervalUnit: plan.interval_unit,
+      intervalCount: plan.interval_count,
+      subscriptions: pgInteger(row.n),
+    });
   }
   const canceled = pgInteger(canceledRow?.n ?? 0);
   const live = LIVE.reduce((total, state) => total + counts[state], 0);

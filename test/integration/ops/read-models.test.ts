@@ -1,6 +1,13 @@
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attention, collections, dayRange, type OpsRange, upcoming } from "../../../src/ops/index.js";
+import {
+  attention,
+  collections,
+  dayRange,
+  type OpsRange,
+  subscriptionOverview,
+  upcoming,
+} from "../../../src/ops/index.js";
 import { createTestDatabase, type TestDatabase } from "../../support/db.js";
 
 /**
@@ -117,6 +124,29 @@ describe("ops read models", () => {
     await charge(sub, "paid", DateTime.fromISO("2025-08-03T10:00:00Z"));
     const second = await collections(t.sql, days, "QAR", now);
     expect(second.buckets.map((b) => b.paid.count)).toEqual([1, 0, 2]);
+  });
+
+  it("counts MRR net of live coupons, each as a period's charge takes it", async () => {
+    const range = dayRange("2025-06-01", "2025-06-15", "Asia/Qatar") as OpsRange;
+    const mrr = async () =>
+      (await subscriptionOverview(t.sql, range)).mrr.find((m) => m.currency === "QAR")?.amountMinor ?? 0;
+    const before = await mrr();
+    const coupon = async (code: string, percent: number) => {
+      const [row] = await t.sql<{ id: string }[]>`
+        insert into coupons (code, discount_type, percent_off, duration) values (${code}, 'percentage', ${percent}, 'forever')
+        returning id`;
+      return row!.id;
+    };
+    const quarter = await coupon("QUARTER", 25);
+    const redeem = (subscriptionId: string, couponId: string, ended: boolean) => t.sql`
+      insert into subscription_discounts (subscription_id, coupon_id, applied_at, actor, ended_at)
+      values (${subscriptionId}, ${couponId}, ${now.toISO()}::timestamptz, 'test', ${ended ? now.toISO() : null}::timestamptz)`;
+    // Two paying subscriptions of 100.00 a month: one with a live 25% coupon, one whose coupon ended;
+    // an unpaid one with a live coupon counts neither its price nor its discount.
+    await redeem(await subscription(), quarter, false);
+    await redeem(await subscription(), quarter, true);
+    await redeem(await subscription("unpaid"), quarter, false);
+    expect((await mrr()) - before).toBe(2 * 10_000 - 2_500);
   });
 
   it("lists the expiring cards that live subscriptions would be charged on, soonest first", async () => {

@@ -27,6 +27,14 @@ describe("monthlyRecurringMinor", () => {
       10_000 + 833 + 5_200,
     ],
     ["half a minor unit rounds up", [share(1, "month", 2, 1)], 1],
+    // A coupon's share is negative: 3 × 100.00 less one 20.00 discount
+    ["a coupon's share comes off", [share(10_000, "month", 1, 3), share(-2_000, "month", 1, 1)], 28_000],
+    // 10.00 off a yearly 100.00 leaves 90.00 a year: 7.50 a month, summed exactly before rounding
+    [
+      "a yearly coupon's share, fractions summed",
+      [share(10_000, "year", 1, 1), share(-1_000, "year", 1, 1)],
+      750,
+    ],
     ["a share with no subscriptions adds nothing", [share(99_999, "month", 1, 0)], 0],
   ] as const)("%s", (_name, shares, expected) => {
     expect(monthlyRecurringMinor(shares)).toBe(expected);
