@@ -1,4 +1,5 @@
 export { isSealedText, openSealedText, sealedTextKeyId, sealText } from "./sealed-text.js";
+export { hashSecret, isSecretShaped, newSecret, tokensMatch } from "./session-secrets.js";
 export {
   createTokenVault,
   type SealedToken,

@@ -1,7 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Sql } from "postgres";
 import { type ApiKeyScope, type AuthenticatedApiKey, authenticateApiKey } from "../apikeys/index.js";
 import type { EngineContext } from "../context/index.js";
+import { hashSecret, newSecret, tokensMatch } from "../crypto/index.js";
 
 /**
  * Logins to the ops dashboard. An operator presents an API key once; the browser then holds a
@@ -18,8 +18,6 @@ export interface OpsSession {
   csrfToken: string;
 }
 
-const hash = (secret: string) => createHash("sha256").update(secret, "utf8").digest("hex");
-
 /** A new session for a valid key: its secret (for the cookie) and the session, or null. */
 export async function openSession(
   ctx: Pick<EngineContext, "db" | "config">,
@@ -27,11 +25,11 @@ export async function openSession(
 ): Promise<{ secret: string; session: OpsSession; key: AuthenticatedApiKey } | null> {
   const key = await authenticateApiKey(ctx.db, presentedKey);
   if (!key) return null;
-  const secret = randomBytes(32).toString("base64url");
-  const csrfToken = randomBytes(32).toString("base64url");
+  const secret = newSecret();
+  const csrfToken = newSecret();
   await ctx.db.$client`
     insert into ops_sessions (token_hash, api_key_id, csrf_token, expires_at)
-    values (${hash(secret)}, ${key.id}, ${csrfToken},
+    values (${hashSecret(secret)}, ${key.id}, ${csrfToken},
             now() + make_interval(hours => ${ctx.config.OPS_SESSION_HOURS}))`;
   // Expired sessions go when someone logs in: the table stays as small as the live logins.
   await ctx.db.$client`delete from ops_sessions where expires_at < now()`;
@@ -62,7 +60,7 @@ export async function findSession(sql: Sql, secret: string): Promise<OpsSession 
   const [row] = await sql<SessionRow[]>`
     select s.api_key_id, k.name, k.scope::text, k.allowed_operations, s.csrf_token
     from ops_sessions s join api_keys k on k.id = s.api_key_id
-    where s.token_hash = ${hash(secret)} and s.expires_at > now() and k.revoked_at is null`;
+    where s.token_hash = ${hashSecret(secret)} and s.expires_at > now() and k.revoked_at is null`;
   if (!row) return null;
   return {
     apiKeyId: row.api_key_id,
@@ -74,13 +72,9 @@ export async function findSession(sql: Sql, secret: string): Promise<OpsSession 
 }
 
 export async function closeSession(sql: Sql, secret: string): Promise<void> {
-  await sql`delete from ops_sessions where token_hash = ${hash(secret)}`;
+  await sql`delete from ops_sessions where token_hash = ${hashSecret(secret)}`;
 }
 
 /** Whether a form's token is the session's, compared in constant time. */
-export function csrfMatches(session: OpsSession, presented: unknown): boolean {
-  if (typeof presented !== "string") return false;
-  const a = Buffer.from(presented);
-  const b = Buffer.from(session.csrfToken);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
+export const csrfMatches = (session: OpsSession, presented: unknown): boolean =>
+  tokensMatch(session.csrfToken, presented);

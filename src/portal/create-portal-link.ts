@@ -1,10 +1,10 @@
 import type { DateTime } from "luxon";
 import { z } from "zod";
 import type { EngineContext } from "../context/index.js";
+import { hashSecret, newSecret } from "../crypto/index.js";
 import { getCustomer } from "../customers/index.js";
 import { portalLinks } from "../db/schema/index.js";
 import { PortalCustomerNotFoundError } from "./errors.js";
-import { hashSecret, newSecret } from "./secrets.js";
 
 /**
  * createPortalLink: a magic link that opens the customer portal once. Rules:

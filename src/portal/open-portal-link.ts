@@ -1,6 +1,6 @@
 import type { EngineContext } from "../context/index.js";
+import { hashSecret, isSecretShaped, newSecret } from "../crypto/index.js";
 import type { CustomerLanguage } from "../customers/index.js";
-import { hashSecret, isSecretShaped, newSecret } from "./secrets.js";
 
 /**
  * openPortalLink: a link's secret becomes a portal session, once. Opening takes the customer's

@@ -1,7 +1,7 @@
 import type { Sql } from "postgres";
 import type { EngineContext } from "../context/index.js";
+import { hashSecret, isSecretShaped, tokensMatch } from "../crypto/index.js";
 import type { CustomerLanguage } from "../customers/index.js";
-import { hashSecret, isSecretShaped, tokensMatch } from "./secrets.js";
 
 /**
  * A customer's portal session, found from its cookie's secret on every request. It is honoured

@@ -1,12 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /**
- * The portal's secrets: a link's and a session cookie's are 32 random bytes in base64url (43
- * characters); only their SHA-256 is stored, so a copy of the tables opens nothing. A CSRF token is
- * the same kind of secret, kept as is (it is worthless without the cookie).
+ * Secrets handed to browsers (the ops dashboard's and the customer portal's session cookies, portal
+ * links): 32 random bytes in base64url (43 characters); only their SHA-256 is stored, so a copy of
+ * the tables opens nothing. A CSRF token is the same kind of secret, kept as is (it is worthless
+ * without the cookie), and compared in constant time.
  */
 
-export const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export const newSecret = (): string => randomBytes(32).toString("base64url");
 
