@@ -8,7 +8,7 @@ import {
   quotePlanChange,
 } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
-import { pgInstant, pgInteger } from "../db/index.js";
+import { pgInstant, pgInteger, type SqlRunner } from "../db/index.js";
 import { EVENT_TYPES, recordEvents } from "../events/index.js";
 import { enqueueChargeBatches } from "../queue/index.js";
 import { applyChangeNow } from "./apply-now.js";
@@ -77,11 +77,13 @@ export async function changePlan(ctx: EngineContext, input: ChangePlanInput): Pr
         `subscription ${subscription.id} ends at its period's end; resume it before scheduling a plan change`,
       );
     }
-    if (proration === "immediate_prorate" && !trialing) await refuseOpenCharges(tx, subscription.id);
+    const prorating = proration === "immediate_prorate" && !trialing;
+    if (prorating) await refuseOpenCharges(tx, subscription.id);
     const [replaced] = await tx<{ id: string }[]>`
       update plan_changes set status = 'canceled', canceled_at = ${now.toUTC().toISO()}
       where subscription_id = ${subscription.id} and status = 'scheduled' returning id`;
-    const cost = trialing ? null : await periodCost(tx, subscription.id, period.start);
+    // Only a proration weighs what the period cost.
+    const cost = prorating ? await periodCost(tx, subscription.id, period.start) : null;
     const quote = quotePlanChange({
       behavior: proration,
       trialing,
@@ -90,17 +92,8 @@ export async function changePlan(ctx: EngineContext, input: ChangePlanInput): Pr
       ...pricesForProration(from, to, cost),
       timezone: subscription.timezone,
     });
-    const common = {
-      tx,
-      subscription,
-      from,
-      to,
-      proration,
-      now,
-      period,
-      actor: request.actor,
-      reason: request.reason,
-    };
+    const replacedPlanChangeId = replaced?.id ?? null;
+    const shared = { fromPlanId: from.id, currency: from.currency, replacedPlanChangeId };
     if (quote.kind === "scheduled") {
       const [change] = await tx<{ id: string }[]>`
         insert into plan_changes (subscription_id, from_plan_id, to_plan_id, proration, status, effective_at,
@@ -120,7 +113,7 @@ export async function changePlan(ctx: EngineContext, input: ChangePlanInput): Pr
             from_plan_id: from.id,
             to_plan_id: to.id,
             effective_at: quote.effectiveAt.toISO(),
-            replaced_plan_change_id: replaced?.id ?? null,
+            replaced_plan_change_id: replacedPlanChangeId,
           },
         },
       ]);
@@ -134,19 +127,23 @@ export async function changePlan(ctx: EngineContext, input: ChangePlanInput): Pr
         chargeAmountMinor: 0,
         collect: false,
         creditBalanceMinor: pgInteger(subscription.credit_minor),
-        fromPlanId: from.id,
-        currency: from.currency,
-        replacedPlanChangeId: replaced?.id ?? null,
+        ...shared,
       };
     }
-    const applied = await applyChangeNow({ ...common, quote, replacedPlanChangeId: replaced?.id ?? null });
-    return {
-      ...applied,
-      status: "applied" as const,
-      fromPlanId: from.id,
-      currency: from.currency,
-      replacedPlanChangeId: replaced?.id ?? null,
-    };
+    const applied = await applyChangeNow({
+      tx,
+      subscription,
+      from,
+      to,
+      proration,
+      now,
+      period,
+      quote,
+      actor: request.actor,
+      reason: request.reason,
+      replacedPlanChangeId,
+    });
+    return { ...applied, status: "applied" as const, ...shared };
   });
   if (result.collect && result.chargeId) {
     await enqueueChargeBatches(ctx.queues, [[result.chargeId]]).catch((err: unknown) =>
@@ -186,7 +183,7 @@ function currentPeriod(
 }
 
 async function periodCost(
-  tx: Parameters<typeof lockSubscriptionForChange>[0],
+  tx: SqlRunner,
   subscriptionId: string,
   periodStart: DateTime,
 ): Promise<PeriodCost | null> {
@@ -202,10 +199,7 @@ async function periodCost(
   return charge ? { paid: pgInteger(charge.paid), discountPercent: charge.discount_percent } : null;
 }
 
-async function refuseOpenCharges(
-  tx: Parameters<typeof lockSubscriptionForChange>[0],
-  subscriptionId: string,
-) {
+async function refuseOpenCharges(tx: SqlRunner, subscriptionId: string) {
   const [open] = await tx<{ id: string; status: string }[]>`
     select id, status from charges
     where subscription_id = ${subscriptionId} and status in ('scheduled', 'retrying', 'processing', 'needs_review')
