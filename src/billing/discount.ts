@@ -19,6 +19,25 @@ export type CouponTerms =
   | { readonly type: "percentage"; readonly percentOff: number }
   | { readonly type: "fixed"; readonly amountOffMinor: number; readonly currency: string };
 
+/** A stored coupon's columns as they come from a row, in either naming. */
+export interface CouponTermFields {
+  readonly discountType: "percentage" | "fixed";
+  readonly percentOff: number | null;
+  readonly amountOffMinor: number | null;
+  readonly currency: string | null;
+}
+
+/** The terms a stored coupon's columns hold; the table's checks make anything else a corrupt row. */
+export function couponTerms(fields: CouponTermFields): CouponTerms {
+  if (fields.discountType === "percentage" && fields.percentOff !== null) {
+    return { type: "percentage", percentOff: fields.percentOff };
+  }
+  if (fields.discountType === "fixed" && fields.amountOffMinor !== null && fields.currency !== null) {
+    return { type: "fixed", amountOffMinor: fields.amountOffMinor, currency: fields.currency };
+  }
+  throw new RangeError(`a ${fields.discountType} coupon without its terms`);
+}
+
 export interface CouponDurationTerms {
   readonly duration: CouponDuration;
   /** `repeating` only. */

@@ -1,4 +1,4 @@
-import type { CouponDuration, CouponState, CouponTerms } from "../billing/index.js";
+import { type CouponDuration, type CouponState, type CouponTerms, couponTerms } from "../billing/index.js";
 import { toInstant } from "../clock/index.js";
 import type { coupons } from "../db/schema/index.js";
 
@@ -20,15 +20,13 @@ export interface StoredCoupon {
   readonly createdAt: Date;
 }
 
-/** The table's shape checks make a row one of the two kinds; anything else is a corrupt row. */
-export function couponTerms(row: CouponRow): CouponTerms {
-  if (row.discountType === "percentage" && row.percentOff !== null) {
-    return { type: "percentage", percentOff: row.percentOff };
+/** The row's terms; a corrupt row is named. */
+function termsOf(row: CouponRow): CouponTerms {
+  try {
+    return couponTerms(row);
+  } catch (error) {
+    throw new Error(`coupon ${row.id}: ${(error as Error).message}`);
   }
-  if (row.discountType === "fixed" && row.amountOffMinor !== null && row.currency !== null) {
-    return { type: "fixed", amountOffMinor: row.amountOffMinor, currency: row.currency };
-  }
-  throw new Error(`coupon ${row.id} has no terms of its type ${row.discountType}`);
 }
 
 export function toStoredCoupon(row: CouponRow): StoredCoupon {
@@ -36,7 +34,7 @@ export function toStoredCoupon(row: CouponRow): StoredCoupon {
     id: row.id,
     code: row.code,
     name: row.name,
-    terms: couponTerms(row),
+    terms: termsOf(row),
     duration: row.duration,
     durationPeriods: row.durationPeriods,
     maxRedemptions: row.maxRedemptions,

@@ -14,7 +14,6 @@ export {
 export {
   type CouponRow,
   couponState,
-  couponTerms,
   type StoredCoupon,
   toStoredCoupon,
 } from "./coupon-record.js";

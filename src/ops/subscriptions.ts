@@ -1,6 +1,6 @@
 import type { Sql } from "postgres";
 import {
-  type CouponTerms,
+  couponTerms,
   discountMinor,
   type IntervalUnit,
   monthlyRecurringMinor,
@@ -9,6 +9,7 @@ import {
   type SubscriptionState,
 } from "../billing/index.js";
 import { pgInteger } from "../db/index.js";
+import { termFieldsOf } from "../pricing/index.js";
 import type { OpsRange } from "./range.js";
 
 /**
@@ -95,10 +96,7 @@ export async function subscriptionOverview(sql: Sql, range: OpsRange): Promise<S
   for (const row of discountRows) {
     const plan = planById.get(row.plan_id);
     if (!plan) continue;
-    const terms: CouponTerms =
-      row.discount_type === "percentage"
-        ? { type: "percentage", percentOff: row.percent_off! }
-        : { type: "fixed", amountOffMinor: pgInteger(row.amount_off_minor!), currency: row.currency! };
+    const terms = couponTerms(termFieldsOf(row));
     // A discount is a share with a negative price: the fractions are still summed exactly.
     sharesByCurrency.get(plan.currency)?.push({
       amountMinor: -discountMinor(terms, pgInteger(plan.amount_minor)),

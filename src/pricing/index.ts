@@ -1,3 +1,9 @@
 /** What each charge costs: the live coupon and the subscription's credit, applied to plan prices. */
-export { type DiscountUse, type LiveDiscount, liveDiscounts, recordDiscountUse } from "./live-discounts.js";
+export {
+  type DiscountUse,
+  type LiveDiscount,
+  liveDiscounts,
+  recordDiscountUse,
+  termFieldsOf,
+} from "./live-discounts.js";
 export { type PricedPeriods, pricePeriods } from "./price-periods.js";

@@ -1,5 +1,10 @@
 import type { DateTime } from "luxon";
-import type { CouponDurationTerms, CouponTerms } from "../billing/index.js";
+import {
+  type CouponDurationTerms,
+  type CouponTermFields,
+  type CouponTerms,
+  couponTerms,
+} from "../billing/index.js";
 import { pgInteger, type SqlRunner } from "../db/index.js";
 
 /**
@@ -45,7 +50,8 @@ export async function liveDiscounts(
 }
 
 function discountOf(row: DiscountRow): LiveDiscount {
-  const base = {
+  return {
+    ...couponTerms(termFieldsOf(row)),
     id: row.id,
     couponId: row.coupon_id,
     code: row.code,
@@ -53,9 +59,21 @@ function discountOf(row: DiscountRow): LiveDiscount {
     duration: row.duration,
     durationPeriods: row.duration_periods,
   };
-  return row.discount_type === "percentage"
-    ? { ...base, type: "percentage", percentOff: row.percent_off! }
-    : { ...base, type: "fixed", amountOffMinor: pgInteger(row.amount_off_minor!), currency: row.currency! };
+}
+
+/** A raw coupon row's term columns, as couponTerms reads them. */
+export function termFieldsOf(row: {
+  discount_type: "percentage" | "fixed";
+  percent_off: number | null;
+  amount_off_minor: string | null;
+  currency: string | null;
+}): CouponTermFields {
+  return {
+    discountType: row.discount_type,
+    percentOff: row.percent_off,
+    amountOffMinor: row.amount_off_minor === null ? null : pgInteger(row.amount_off_minor),
+    currency: row.currency,
+  };
 }
 
 export interface DiscountUse {

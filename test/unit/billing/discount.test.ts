@@ -5,6 +5,7 @@ import {
   type CouponTerms,
   chargeForPeriod,
   couponRefusal,
+  couponTerms,
 } from "../../../src/billing/discount.js";
 
 const percent = (
@@ -133,5 +134,29 @@ describe("couponRefusal", () => {
     ],
   ] as const)("%s", (_name, coupon, currency, expected) => {
     expect(couponRefusal(coupon, now, currency)).toBe(expected);
+  });
+});
+
+describe("couponTerms", () => {
+  it("reads a stored coupon's columns as its terms", () => {
+    expect(
+      couponTerms({ discountType: "percentage", percentOff: 15, amountOffMinor: null, currency: null }),
+    ).toEqual({
+      type: "percentage",
+      percentOff: 15,
+    });
+    expect(
+      couponTerms({ discountType: "fixed", percentOff: null, amountOffMinor: 2_500, currency: "QAR" }),
+    ).toEqual({
+      type: "fixed",
+      amountOffMinor: 2_500,
+      currency: "QAR",
+    });
+  });
+
+  it("refuses columns that do not make the coupon's kind", () => {
+    expect(() =>
+      couponTerms({ discountType: "fixed", percentOff: 15, amountOffMinor: null, currency: null }),
+    ).toThrow(/a fixed coupon without its terms/);
   });
 });
