@@ -20,7 +20,7 @@ import {
   couponSchema,
   presentCoupon,
 } from "../schemas/coupons.js";
-import { presentSubscription, subscriptionSchema } from "../schemas/subscriptions.js";
+import { presentSubscription, subscriptionActionReplies } from "../schemas/subscriptions.js";
 import { findSubscription } from "../services/subscriptions.js";
 
 const RECURRING_LIMIT =
@@ -115,14 +115,6 @@ export function couponRoutes(app: ApiApp, ctx: EngineContext): void {
     },
   );
 
-  const discountReplies = {
-    200: subscriptionSchema,
-    401: problemReplies[401],
-    404: problemReplies[404],
-    409: problemReplies[409],
-    422: problemReplies[422],
-  };
-
   app.post(
     "/subscriptions/:id/discount",
     {
@@ -137,7 +129,7 @@ export function couponRoutes(app: ApiApp, ctx: EngineContext): void {
         params: idParams,
         headers: idempotencyHeaders,
         body: applyDiscountBody,
-        response: { ...discountReplies, 400: problemReplies[400] },
+        response: { ...subscriptionActionReplies, 400: problemReplies[400] },
       },
     },
     async (request) => {
@@ -157,7 +149,7 @@ export function couponRoutes(app: ApiApp, ctx: EngineContext): void {
           "Ends the live discount now: periods charged from now on are charged in full; the coupon's redemption is not given back. " +
           "A subscription without one is a 404 `no_discount`.",
         params: idParams,
-        response: discountReplies,
+        response: subscriptionActionReplies,
       },
     },
     async (request) => {

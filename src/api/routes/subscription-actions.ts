@@ -10,7 +10,7 @@ import {
   createdSubscriptionSchema,
   createSubscriptionBody,
   presentSubscription,
-  subscriptionSchema,
+  subscriptionActionReplies,
 } from "../schemas/subscriptions.js";
 import { findSubscription } from "../services/subscriptions.js";
 
@@ -19,14 +19,6 @@ import { findSubscription } from "../services/subscriptions.js";
  * afterwards, read back once the service has committed.
  */
 export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void {
-  const actionReplies = {
-    200: subscriptionSchema,
-    401: problemReplies[401],
-    404: problemReplies[404],
-    409: problemReplies[409],
-    422: problemReplies[422],
-  };
-
   app.post(
     "/subscriptions",
     {
@@ -78,7 +70,7 @@ export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void 
         params: idParams,
         headers: idempotencyHeaders,
         body: cancelBody,
-        response: { ...actionReplies, 400: problemReplies[400] },
+        response: { ...subscriptionActionReplies, 400: problemReplies[400] },
       },
     },
     async (request) => {
@@ -103,7 +95,7 @@ export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void 
         params: idParams,
         headers: idempotencyHeaders,
         body: emptyBody,
-        response: actionReplies,
+        response: subscriptionActionReplies,
       },
     },
     async (request) => {
@@ -126,7 +118,7 @@ export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void 
         params: idParams,
         headers: idempotencyHeaders,
         body: emptyBody,
-        response: actionReplies,
+        response: subscriptionActionReplies,
       },
     },
     async (request) => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SUBSCRIPTION_STATES, storableText } from "../../billing/index.js";
 import type { EventRow, SubscriptionView } from "../services/subscriptions.js";
-import { iso, pageLimit, pageOf, pageQuery, timestamp } from "./common.js";
+import { iso, pageLimit, pageOf, pageQuery, problemReplies, timestamp } from "./common.js";
 import { applyDiscountBody, discountSchema, presentDiscount } from "./coupons.js";
 
 export const subscriptionSchema = z
@@ -40,6 +40,15 @@ export const subscriptionSchema = z
   .meta({ id: "Subscription" });
 
 export type SubscriptionBody = z.infer<typeof subscriptionSchema>;
+
+/** The replies of an action on a subscription, which answers with the subscription afterwards. */
+export const subscriptionActionReplies = {
+  200: subscriptionSchema,
+  401: problemReplies[401],
+  404: problemReplies[404],
+  409: problemReplies[409],
+  422: problemReplies[422],
+};
 
 export function presentSubscription(row: SubscriptionView): SubscriptionBody {
   return {
