@@ -2,7 +2,7 @@ import type { DateTime } from "luxon";
 import type { PlanChangeQuote, ProrationBehavior } from "../billing/index.js";
 import { pgInteger, type SqlTx } from "../db/index.js";
 import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
-import { liveDiscounts, pricePeriods, recordDiscountUse } from "../pricing/index.js";
+import { createdChargeEvents, liveDiscounts, pricePeriods, recordDiscountUse } from "../pricing/index.js";
 import type { LockedSubscription, PlanFacts } from "./load.js";
 
 /**
@@ -115,29 +115,21 @@ export async function applyChangeNow(args: ApplyNowArgs): Promise<AppliedChange>
   };
   const events: EventInput[] = [];
   if (charge && chargeId) {
-    events.push({
-      ...subjects,
-      type: "charge.created",
-      chargeId,
-      data: {
-        kind: "plan_change",
-        plan_change_id: planChangeId,
-        period_start: charge.start.toISO(),
-        period_end: charge.end.toISO(),
-        amount_minor: charge.amountMinor,
-        currency: from.currency,
-        discount_minor: charge.discountMinor,
-        credit_minor: charge.creditMinor,
-      },
-    });
-    if (charge.amountMinor === 0) {
-      events.push({
-        ...subjects,
-        type: EVENT_TYPES.chargeSucceeded,
-        chargeId,
-        data: { amount_minor: 0, paid_without_gateway: true },
-      });
-    }
+    events.push(
+      ...createdChargeEvents(
+        { ...subjects, chargeId },
+        {
+          kind: "plan_change",
+          plan_change_id: planChangeId,
+          period_start: charge.start.toISO(),
+          period_end: charge.end.toISO(),
+          amount_minor: charge.amountMinor,
+          currency: from.currency,
+          discount_minor: charge.discountMinor,
+          credit_minor: charge.creditMinor,
+        },
+      ),
+    );
   }
   events.push({
     ...subjects,

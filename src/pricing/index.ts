@@ -1,4 +1,5 @@
 /** What each charge costs: the live coupon and the subscription's credit, applied to plan prices. */
+export { createdChargeEvents } from "./charge-events.js";
 export {
   type DiscountUse,
   type LiveDiscount,

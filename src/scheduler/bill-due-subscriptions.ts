@@ -3,7 +3,13 @@ import { assertTransition, type SubscriptionState } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { pgInstant, pgInteger, type SqlTx } from "../db/index.js";
 import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
-import { liveDiscounts, type PricedPeriods, pricePeriods, recordDiscountUse } from "../pricing/index.js";
+import {
+  createdChargeEvents,
+  liveDiscounts,
+  type PricedPeriods,
+  pricePeriods,
+  recordDiscountUse,
+} from "../pricing/index.js";
 import { enqueueTokenDeactivation } from "../queue/index.js";
 import { type BillingStep, planBilling } from "./billing-plan.js";
 import { handOut } from "./hand-out.js";
@@ -251,28 +257,15 @@ async function insertCharges(
       customerId: row.customer_id,
       chargeId: charge.id,
     };
-    const created: EventInput = {
-      ...subjects,
-      type: "charge.created",
-      data: {
-        period_index: period.index,
-        period_start: period.start.toISO(),
-        period_end: period.end.toISO(),
-        amount_minor: price.amountMinor,
-        currency: row.currency,
-        discount_minor: price.discountMinor,
-        credit_minor: price.creditAppliedMinor,
-      },
-    };
-    if (charge.status !== "paid") return [created];
-    return [
-      created,
-      {
-        ...subjects,
-        type: EVENT_TYPES.chargeSucceeded,
-        data: { amount_minor: 0, paid_without_gateway: true },
-      },
-    ];
+    return createdChargeEvents(subjects, {
+      period_index: period.index,
+      period_start: period.start.toISO(),
+      period_end: period.end.toISO(),
+      amount_minor: price.amountMinor,
+      currency: row.currency,
+      discount_minor: price.discountMinor,
+      credit_minor: price.creditAppliedMinor,
+    });
   });
   return {
     toCollect: inserted.filter((charge) => charge.status !== "paid").map((charge) => charge.id),
