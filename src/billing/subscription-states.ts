@@ -86,6 +86,20 @@ export function isSubscriptionState(value: string): value is SubscriptionState {
 }
 
 /**
+ * States that have a period running to a next billing (the schema's subscriptions_billing_only_when_live):
+ * a cancellation at period end waits in them, and a customer can act on them.
+ */
+export const LIVE_SUBSCRIPTION_STATES = [
+  "trialing",
+  "active",
+  "past_due",
+] as const satisfies readonly SubscriptionState[];
+
+export function isLive(state: string): boolean {
+  return (LIVE_SUBSCRIPTION_STATES as readonly string[]).includes(state);
+}
+
+/**
  * States in which the scheduler creates the charge of a period that begins: `trialing` (the charge
  * at the end of the trial) and `active` (renewals).
  *

@@ -5,6 +5,7 @@ import {
   assertTransition,
   type CancellationMode,
   cancellationEffectiveAt,
+  isLive,
   type SubscriptionState,
 } from "../billing/index.js";
 import { toInstant } from "../clock/index.js";
@@ -49,14 +50,10 @@ export interface CancelResult {
   tokenDeactivations: string[];
 }
 
-/**
- * States the scheduler visits. It carries out a scheduled cancellation at next_billing_at, the end
- * of the current period, so that is when it takes effect.
- */
-const SCHEDULER_STATES: readonly SubscriptionState[] = ["trialing", "active", "past_due"];
-
 function scheduledEnd(row: SubscriptionRow, now: DateTime): DateTime | undefined {
-  if (!SCHEDULER_STATES.includes(row.status) || row.nextBillingAt === null) return undefined;
+  // The scheduler carries out a scheduled cancellation at next_billing_at, the end of the current
+  // period of a live subscription, so that is when it takes effect.
+  if (!isLive(row.status) || row.nextBillingAt === null) return undefined;
   const end = cancellationEffectiveAt("at_period_end", now, toInstant(row.nextBillingAt));
   return end > now ? end : undefined;
 }

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import type { z } from "zod";
-import { IllegalTransitionError, periodContaining, type SubscriptionState } from "../billing/index.js";
+import { IllegalTransitionError, isLive, periodContaining } from "../billing/index.js";
 import { toInstant } from "../clock/index.js";
 import type { EngineContext } from "../context/index.js";
 import { plans, subscriptions } from "../db/schema/index.js";
@@ -23,8 +23,6 @@ import { lifecycleRequest, lockSubscription } from "./subscription-row.js";
 
 export const resumeSubscriptionInput = lifecycleRequest;
 
-/** States the scheduler bills, where a scheduled cancellation waits for the period end. */
-const LIVE: readonly SubscriptionState[] = ["trialing", "active", "past_due"];
 export type ResumeSubscriptionInput = z.input<typeof resumeSubscriptionInput>;
 
 export interface ResumeResult {
@@ -41,7 +39,7 @@ export async function resumeSubscription(
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const row = await lockSubscription(tx, request.subscriptionId);
-    if (LIVE.includes(row.status) && row.cancelAtPeriodEnd && row.nextBillingAt) {
+    if (isLive(row.status) && row.cancelAtPeriodEnd && row.nextBillingAt) {
       await tx.update(subscriptions).set({ cancelAtPeriodEnd: false }).where(eq(subscriptions.id, row.id));
       await recordEvent(tx, {
         type: "subscription.cancel_unscheduled",

@@ -1,3 +1,4 @@
+import { isLive } from "../../billing/index.js";
 import { toDecimalString } from "../../money/index.js";
 import type {
   AccountCharge,
@@ -35,8 +36,6 @@ export interface AccountPageInput {
   planChoices?: ReadonlyMap<string, PlanChoice[]>;
 }
 
-const LIVE = new Set(["trialing", "active", "past_due"]);
-
 const hidden = (csrf: string, language: Language) =>
   html`<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="lang" value="${language}">`;
 
@@ -48,17 +47,17 @@ function actions(sub: AccountSubscription, input: AccountPageInput): Raw {
     forms.push(html`<form method="post" action="${base}/card">${hidden(session.csrfToken, language)}
 <button type="submit" data-action="card">${text.updateCard}</button></form>`);
   }
-  if (LIVE.has(sub.status) && sub.cancelAtPeriodEnd) {
+  if (isLive(sub.status) && sub.cancelAtPeriodEnd) {
     forms.push(html`<form method="post" action="${base}/resume">${hidden(session.csrfToken, language)}
 <button type="submit" data-action="resume">${text.resume}</button></form>`);
   }
-  if (LIVE.has(sub.status) && !sub.cancelAtPeriodEnd) {
+  if (isLive(sub.status) && !sub.cancelAtPeriodEnd) {
     forms.push(
       html`<a class="button secondary" data-action="cancel" href="${base}/cancel?lang=${language}">${text.cancel}</a>`,
     );
   }
   const choices = input.planChoices?.get(sub.id) ?? [];
-  if (LIVE.has(sub.status) && !sub.cancelAtPeriodEnd && choices.length > 0) {
+  if (isLive(sub.status) && !sub.cancelAtPeriodEnd && choices.length > 0) {
     const options = choices.map(
       (plan) =>
         html`<option value="${plan.id}">${plan.name} — ${toDecimalString(plan.amountMinor, plan.currency)} ${plan.currency}</option>`,
@@ -75,7 +74,7 @@ function subscriptionCard(sub: AccountSubscription, input: AccountPageInput): Ra
   const { text, zone } = input;
   const state = text.subscriptionStates[sub.status as keyof PortalText["subscriptionStates"]] ?? sub.status;
   const pending =
-    LIVE.has(sub.status) && sub.cancelAtPeriodEnd
+    isLive(sub.status) && sub.cancelAtPeriodEnd
       ? html`<p class="pending" data-pending-cancel>${fill(text.endsOn, { date: date(sub.currentPeriodEnd ?? sub.nextBillingAt, text, zone) })}</p>`
       : sub.scheduledPlanName && sub.scheduledPlanAt
         ? html`<p class="pending" data-pending-plan>${fill(text.changesOn, { plan: html`<bdi>${sub.scheduledPlanName}</bdi>`, date: date(sub.scheduledPlanAt, text, zone) })}</p>`
@@ -85,7 +84,7 @@ function subscriptionCard(sub: AccountSubscription, input: AccountPageInput): Ra
 <dl>
 <dt>${text.price}</dt><dd>${amount(sub.amountMinor, sub.currency)} <span class="muted">${text.every(sub.intervalCount, sub.intervalUnit)}</span></dd>
 <dt>${text.currentPeriod}</dt><dd>${date(sub.currentPeriodStart, text, zone)} – ${date(sub.currentPeriodEnd, text, zone)}</dd>
-<dt>${text.nextBilling}</dt><dd>${LIVE.has(sub.status) && !sub.cancelAtPeriodEnd ? date(sub.nextBillingAt, text, zone) : html`<span class="none">–</span>`}</dd>
+<dt>${text.nextBilling}</dt><dd>${isLive(sub.status) && !sub.cancelAtPeriodEnd ? date(sub.nextBillingAt, text, zone) : html`<span class="none">–</span>`}</dd>
 <dt>${text.card}</dt><dd class="card">${card(sub, text, zone)}</dd>
 </dl>
 ${pending}

@@ -1,4 +1,4 @@
-import { IllegalTransitionError } from "../../billing/index.js";
+import { IllegalTransitionError, isLive } from "../../billing/index.js";
 import { cancelSubscription, resumeSubscription } from "../../cancellation/index.js";
 import type { EngineContext } from "../../context/index.js";
 import { EnrollmentCheckoutError, EnrollmentError, startReEnrollment } from "../../enrollment/index.js";
@@ -13,8 +13,6 @@ import type { NoticeKey } from "./i18n.js";
  */
 
 export const PORTAL_ACTOR = "customer:portal";
-
-const LIVE = new Set(["trialing", "active", "past_due"]);
 
 export type ActionOutcome = { notice: NoticeKey } | { checkoutUrl: string };
 
@@ -39,7 +37,7 @@ export async function updateCard(ctx: EngineContext, sub: OwnSubscription): Prom
  * state cancelSubscription would end it at once, which the customer was not asked to confirm.
  */
 export async function cancelAtPeriodEnd(ctx: EngineContext, sub: OwnSubscription): Promise<ActionOutcome> {
-  if (!LIVE.has(sub.status)) return { notice: "refused" };
+  if (!isLive(sub.status)) return { notice: "refused" };
   const result = await cancelSubscription(ctx, {
     subscriptionId: sub.id,
     actor: PORTAL_ACTOR,
@@ -55,7 +53,7 @@ export async function resumePendingCancellation(
   ctx: EngineContext,
   sub: OwnSubscription,
 ): Promise<ActionOutcome> {
-  if (!LIVE.has(sub.status) || !sub.cancelAtPeriodEnd) return { notice: "refused" };
+  if (!isLive(sub.status) || !sub.cancelAtPeriodEnd) return { notice: "refused" };
   try {
     await resumeSubscription(ctx, { subscriptionId: sub.id, actor: PORTAL_ACTOR });
     return { notice: "resumed" };

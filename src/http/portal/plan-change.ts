@@ -1,3 +1,4 @@
+import { isLive } from "../../billing/index.js";
 import type { EngineContext } from "../../context/index.js";
 import { changePlan, PlanChangeError } from "../../plan-changes/index.js";
 import { type CustomerAccount, type OwnSubscription, plansToChangeTo } from "../../portal/index.js";
@@ -10,15 +11,13 @@ import { type ActionOutcome, PORTAL_ACTOR } from "./actions.js";
  * and its refusals (an open charge, a scheduled cancellation, …) become a notice.
  */
 
-const LIVE = new Set(["trialing", "active", "past_due"]);
-
 export async function planChoicesFor(
   ctx: EngineContext,
   account: CustomerAccount,
 ): Promise<Map<string, PlanChoice[]>> {
   const choices = new Map<string, PlanChoice[]>();
   for (const sub of account.subscriptions) {
-    if (LIVE.has(sub.status) && !sub.cancelAtPeriodEnd) {
+    if (isLive(sub.status) && !sub.cancelAtPeriodEnd) {
       choices.set(sub.id, await plansToChangeTo(ctx, sub));
     }
   }
@@ -30,7 +29,7 @@ export async function changePlanAction(
   sub: OwnSubscription,
   planId: unknown,
 ): Promise<ActionOutcome> {
-  if (!LIVE.has(sub.status) || sub.cancelAtPeriodEnd) return { notice: "refused" };
+  if (!isLive(sub.status) || sub.cancelAtPeriodEnd) return { notice: "refused" };
   const offered = await plansToChangeTo(ctx, sub);
   if (typeof planId !== "string" || !offered.some((plan) => plan.id === planId)) return { notice: "refused" };
   try {

@@ -7,6 +7,7 @@ import {
   canTransition,
   IllegalTransitionError,
   isBilling,
+  isLive,
   isSubscriptionState,
   isTerminalSubscriptionState,
   SUBSCRIPTION_STATES,
@@ -131,5 +132,12 @@ describe("cancellationEffectiveAt", () => {
     ["at_period_end", now.minus({ days: 1 }), "2027-03-10T08:00:00.000Z"],
   ] as const)("%s with period end %s → %s", (mode, end, expected) => {
     expect(cancellationEffectiveAt(mode, now, end).toISO()).toBe(expected);
+  });
+});
+
+describe("isLive", () => {
+  it("is the states with a period running to a next billing", () => {
+    expect(SUBSCRIPTION_STATES.filter(isLive)).toEqual(["trialing", "active", "past_due"]);
+    expect(isLive("not-a-state")).toBe(false);
   });
 });
