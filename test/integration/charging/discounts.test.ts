@@ -41,10 +41,12 @@ describe("discounted periods", () => {
     return { coupon: coupon!, discount: discount! };
   }
 
-  async function billMonths(months: number) {
+  /** Bills month by month, each paid before the clock moves on, so the gateway sees them in order. */
+  async function billMonths(subscriptionId: string, months: number) {
     for (let month = 0; month < months; month += 1) {
       h.clock.set(START.plus({ months: month }));
       await runBillingTick(h.ctx, { batchSize: 20 });
+      await chargeStatuses(h, subscriptionId, Array<string>(month + 1).fill("paid"));
     }
   }
 
@@ -56,7 +58,7 @@ describe("discounted periods", () => {
       durationPeriods: 2,
     });
 
-    await billMonths(3);
+    await billMonths(sub.subscriptionId, 3);
     const rows = await chargeStatuses(h, sub.subscriptionId, ["paid", "paid", "paid"]);
     // 9999 × 15% = 1499.85 → 1500 off, half up
     expect(rows.map((row) => [row.amountMinor, row.discountMinor, row.discountPercent])).toEqual([
@@ -82,7 +84,7 @@ describe("discounted periods", () => {
       duration: "once",
     });
 
-    await billMonths(2);
+    await billMonths(sub.subscriptionId, 2);
     const rows = await chargeStatuses(h, sub.subscriptionId, ["paid", "paid"]);
     expect(rows[0]).toMatchObject({
       amountMinor: 0,
@@ -118,7 +120,8 @@ describe("discounted periods", () => {
     const sub = await createSubscription(h, { kind: "recurring", amountMinor: 10_000 });
     await redeem(sub.subscriptionId, { percentOff: 20 });
 
-    await billMonths(1);
+    h.clock.set(START);
+    await runBillingTick(h.ctx, { batchSize: 20 });
     const [charge] = await chargeStatuses(h, sub.subscriptionId, ["uncollectible"]);
     expect(charge).toMatchObject({ amountMinor: 8_000, attemptCount: 0 });
     expect(await collections(h, sub.cardToken)).toEqual([]);
