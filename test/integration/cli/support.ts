@@ -15,7 +15,7 @@ export interface CliRun {
 }
 
 /** The node arguments that run one of our TypeScript scripts, from any working directory. */
-export function scriptArgs(script: "billing" | "start" | "demo"): string[] {
+export function scriptArgs(script: "start" | "demo"): string[] {
   return ["--import", TSX_LOADER, path.join(REPO_ROOT, "scripts", `${script}.ts`)];
 }
 
@@ -60,13 +60,16 @@ export function runNode(
   return runProcess(process.execPath, nodeArgs, env, options);
 }
 
-/** `node --import tsx scripts/billing.ts …args` as a child process with exactly `env`. */
+/**
+ * The `billing` bin (scripts/billing.mjs) as a child process with exactly `env`: what an operator
+ * runs, so the compiled CLI when dist/ is fresh and the sources through tsx when they changed.
+ */
 export function runBilling(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   options: { cwd?: string; timeoutMs?: number } = {},
 ): Promise<CliRun> {
-  return runNode([...scriptArgs("billing"), ...args], env, options);
+  return runNode([path.join(REPO_ROOT, "scripts", "billing.mjs"), ...args], env, options);
 }
 
 /** The one JSON document a successful `--json` run printed; fails with its stderr otherwise. */
