@@ -146,10 +146,10 @@ async function insertRows(
   await step(
     "charges",
     () => sql`
-    insert into charges (id, subscription_id, period_start, period_end, amount_minor, currency, status,
+    insert into charges (id, subscription_id, plan_id, period_start, period_end, amount_minor, currency, status,
       attempt_count, next_attempt_at, first_failed_at, last_decline_code, last_decline_description,
       paid_at, paid_transaction_id, created_at, updated_at)
-    select md5('ch-' || i || '-' || k)::uuid, md5('su-' || i)::uuid, ps, ps + interval '30 days',
+    select md5('ch-' || i || '-' || k)::uuid, md5('su-' || i)::uuid, pl.id, ps, ps + interval '30 days',
            pl.amount_minor, 'QAR', o.status::charge_status, o.attempts,
            case when o.status = 'retrying' then f.failed_at + (array[1, 3, 5, 7])[t.done + 1] * interval '1 day' end,
            case when f.kind <> 'paid1' then f.failed_at end,

@@ -97,6 +97,7 @@ export function presentCharge(row: ChargeRow) {
     subscription_id: row.subscriptionId,
     status: row.status,
     kind: row.kind,
+    plan_id: row.planId,
     plan_change_id: row.planChangeId,
     amount: toDecimalString(row.amountMinor, row.currency),
     amount_minor: row.amountMinor,

@@ -80,7 +80,7 @@ async function loadFacts(ctx: Pick<EngineContext, "db">, chargeId: string): Prom
     })
     .from(charges)
     .innerJoin(subscriptions, eq(subscriptions.id, charges.subscriptionId))
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .innerJoin(plans, eq(plans.id, charges.planId))
     .innerJoin(customers, eq(customers.id, subscriptions.customerId))
     .where(eq(charges.id, chargeId));
   if (!row) throw new InvoiceChargeNotFoundError(chargeId);

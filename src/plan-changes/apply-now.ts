@@ -98,7 +98,7 @@ export async function applyChangeNow(args: ApplyNowArgs): Promise<AppliedChange>
     returning id`;
   const planChangeId = change!.id;
   const chargeId = charge
-    ? await insertChangeCharge(tx, subscription.id, planChangeId, from.currency, charge, now)
+    ? await insertChangeCharge(tx, subscription.id, planChangeId, to.id, from.currency, charge, now)
     : null;
   await tx`
     update subscriptions set plan_id = ${to.id}, credit_minor = ${creditLeft},
@@ -167,6 +167,7 @@ async function insertChangeCharge(
   tx: SqlTx,
   subscriptionId: string,
   planChangeId: string,
+  planId: string,
   currency: string,
   charge: ChangeCharge,
   now: DateTime,
@@ -174,10 +175,10 @@ async function insertChangeCharge(
   const free = charge.amountMinor === 0;
   const nowIso = now.toUTC().toISO();
   const [row] = await tx<{ id: string }[]>`
-    insert into charges (subscription_id, kind, plan_change_id, period_start, period_end, amount_minor, currency,
+    insert into charges (subscription_id, plan_id, kind, plan_change_id, period_start, period_end, amount_minor, currency,
                          status, next_attempt_at, dispatched_at, paid_at, discount_minor, discount_percent,
                          coupon_id, credit_minor)
-    values (${subscriptionId}, 'plan_change', ${planChangeId}, ${charge.start.toISO()}, ${charge.end.toISO()},
+    values (${subscriptionId}, ${planId}, 'plan_change', ${planChangeId}, ${charge.start.toISO()}, ${charge.end.toISO()},
             ${charge.amountMinor}, ${currency}, ${free ? "paid" : "scheduled"}, ${free ? null : nowIso},
             ${free ? null : tx`now()`}, ${free ? nowIso : null}, ${charge.discountMinor}, ${charge.discountPercent},
             ${charge.couponId}, ${charge.creditMinor})

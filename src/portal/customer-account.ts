@@ -117,8 +117,7 @@ export async function customerAccount(
       paidAt: charges.paidAt,
     })
     .from(charges)
-    .innerJoin(subscriptions, eq(subscriptions.id, charges.subscriptionId))
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .innerJoin(plans, eq(plans.id, charges.planId))
     .where(inArray(charges.subscriptionId, ids))
     .orderBy(desc(charges.periodStart), desc(charges.createdAt))
     .limit(RECENT);

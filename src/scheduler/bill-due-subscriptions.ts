@@ -51,6 +51,7 @@ interface DueRow {
   cancel_at_period_end: boolean;
   payment_method_id: string | null;
   credit_minor: string;
+  plan_id: string;
   amount_minor: string;
   currency: string;
   interval_unit: "day" | "week" | "month" | "year";
@@ -92,7 +93,7 @@ async function billBatch(
   const nowIso = now.toUTC().toISO();
   const due = await tx<DueRow[]>`
     select s.id, s.customer_id, s.status, s.timezone, s.billing_anchor, s.next_billing_at,
-           s.cancel_at_period_end, s.payment_method_id, s.credit_minor, p.amount_minor, p.currency, p.interval_unit,
+           s.cancel_at_period_end, s.payment_method_id, s.credit_minor, s.plan_id, p.amount_minor, p.currency, p.interval_unit,
            p.interval_count
     from subscriptions s
     join plans p on p.id = s.plan_id
@@ -222,10 +223,10 @@ async function insertCharges(
   const byKey = new Map(periods.map((p) => [key(p.row.id, p.period.start), p]));
   const nowIso = now.toUTC().toISO();
   const inserted = await tx<{ id: string; subscription_id: string; period_start: string; status: string }[]>`
-    insert into charges (subscription_id, period_start, period_end, amount_minor, currency, status,
+    insert into charges (subscription_id, plan_id, period_start, period_end, amount_minor, currency, status,
                          next_attempt_at, dispatched_at, paid_at, discount_minor, discount_percent,
                          coupon_id, credit_minor)
-    select p.subscription_id, p.period_start, p.period_end, p.amount_minor, p.currency,
+    select p.subscription_id, p.plan_id, p.period_start, p.period_end, p.amount_minor, p.currency,
            case when p.amount_minor = 0 then 'paid'::charge_status else 'scheduled'::charge_status end,
            case when p.amount_minor = 0 then null else ${nowIso}::timestamptz end,
            case when p.amount_minor = 0 then null else now() end,
@@ -233,13 +234,14 @@ async function insertCharges(
            p.discount_minor, p.discount_percent,
            p.coupon_id, p.credit_minor
     from unnest(
-      ${periods.map((p) => p.row.id)}::uuid[], ${periods.map((p) => p.period.start.toUTC().toISO())}::text[]::timestamptz[],
+      ${periods.map((p) => p.row.id)}::uuid[], ${periods.map((p) => p.row.plan_id)}::uuid[],
+      ${periods.map((p) => p.period.start.toUTC().toISO())}::text[]::timestamptz[],
       ${periods.map((p) => p.period.end.toUTC().toISO())}::text[]::timestamptz[], ${periods.map((p) => String(p.charge.amountMinor))}::text[]::bigint[],
       ${periods.map((p) => p.row.currency)}::text[], ${periods.map((p) => String(p.charge.discountMinor))}::text[]::bigint[],
       ${periods.map((p) => (p.charge.discountPercent === null ? null : String(p.charge.discountPercent)))}::text[]::int[],
       ${periods.map((p) => (p.charge.discountApplied ? (p.couponId ?? null) : null))}::text[]::uuid[],
       ${periods.map((p) => String(p.charge.creditAppliedMinor))}::text[]::bigint[]
-    ) as p(subscription_id, period_start, period_end, amount_minor, currency, discount_minor,
+    ) as p(subscription_id, plan_id, period_start, period_end, amount_minor, currency, discount_minor,
            discount_percent, coupon_id, credit_minor)
     order by p.subscription_id, p.period_start
     on conflict (subscription_id, period_start) where kind = 'period' do nothing

@@ -13,7 +13,7 @@ import {
   subscriptions,
 } from "../../src/db/schema/index.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { days, START, seedCharge, seedSubscription } from "./fixtures.js";
+import { days, planOfSubscription, START, seedCharge, seedSubscription } from "./fixtures.js";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -54,6 +54,7 @@ describe("charges", () => {
       .insert(charges)
       .values({
         subscriptionId: subscription.id,
+        planId: planOfSubscription(subscription.id),
         periodStart: START,
         periodEnd: days(31),
         amountMinor: 10_000,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../src/db/client.js";
 import { charges, customers, plans, subscriptions } from "../../src/db/schema/index.js";
 
@@ -43,11 +44,17 @@ export async function seedSubscription(db: Db) {
   return { customer: customer!, plan: plan!, subscription: subscription! };
 }
 
+/** A charge's plan_id for a row written past the services: its subscription's plan now. */
+export function planOfSubscription(subscriptionId: string): SQL {
+  return sql`(select plan_id from subscriptions where id = ${subscriptionId})`;
+}
+
 export async function seedCharge(db: Db, subscriptionId: string, periodStart = START) {
   const [charge] = await db
     .insert(charges)
     .values({
       subscriptionId,
+      planId: planOfSubscription(subscriptionId),
       periodStart,
       periodEnd: new Date(periodStart.getTime() + 31 * 86_400_000),
       amountMinor: 10_000,

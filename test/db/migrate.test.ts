@@ -153,4 +153,80 @@ describe("isMigrated", () => {
       rmSync(ahead, { recursive: true, force: true });
     }
   });
+  it("0008 names each earlier charge's plan: the plan before a later change, or the change's new plan", async () => {
+    const { url } = freshUrl();
+    const before = mkdtempSync(path.join(tmpdir(), "migrations-"));
+    cpSync(MIGRATIONS_FOLDER, before, { recursive: true });
+    const upTo = journal.entries.findIndex((entry) => entry.tag === "0008_charge_plan");
+    const entries = JSON.parse(readFileSync(path.join(before, "meta/_journal.json"), "utf8")).entries;
+    writeFileSync(
+      path.join(before, "meta/_journal.json"),
+      JSON.stringify({ entries: entries.slice(0, upTo) }),
+    );
+    try {
+      await migrateDatabase(url, { migrationsFolder: before });
+      const plan = await withAdmin(async (sql) => {
+        const [basic, gold, silver] = await sql<{ id: string }[]>`
+          insert into plans (name, amount_minor, currency, interval_unit, interval_count)
+          values ('Basic', 10000, 'QAR', 'month', 1), ('Gold', 20000, 'QAR', 'month', 1),
+                 ('Silver', 5000, 'QAR', 'month', 1)
+          returning id`;
+        const [customer] = await sql<{ id: string }[]>`
+          insert into customers (email, name) values ('m@example.qa', 'M') returning id`;
+        const subscribe = async (planId: string) =>
+          (
+            await sql<{ id: string }[]>`
+              insert into subscriptions (customer_id, plan_id, status, billing_anchor, current_period_start,
+                current_period_end, next_billing_at)
+              values (${customer!.id}, ${planId}, 'active', '2026-01-01Z', '2026-01-01Z', '2026-02-01Z', '2026-02-01Z')
+              returning id`
+          )[0]!.id;
+        const changed = await subscribe(gold!.id);
+        const kept = await subscribe(silver!.id);
+        const charge = async (subscriptionId: string, start: string, createdAt: string, changeId?: string) =>
+          (
+            await sql<{ id: string }[]>`
+              insert into charges (subscription_id, kind, plan_change_id, period_start, period_end, amount_minor,
+                currency, status, created_at)
+              values (${subscriptionId}, ${changeId ? "plan_change" : "period"}, ${changeId ?? null}, ${start},
+                ${start}::timestamptz + interval '1 month', 100, 'QAR', 'uncollectible', ${createdAt})
+              returning id`
+          )[0]!.id;
+        const january = await charge(changed, "2026-01-01Z", "2026-01-01T00:00:01Z");
+        const [change] = await sql<{ id: string }[]>`
+          insert into plan_changes (subscription_id, from_plan_id, to_plan_id, proration, status, effective_at,
+            currency, applied_at, actor)
+          values (${changed}, ${basic!.id}, ${gold!.id}, 'immediate_prorate', 'applied', '2026-01-15Z', 'QAR',
+            '2026-01-15Z', 'test')
+          returning id`;
+        const difference = await charge(changed, "2026-01-15Z", "2026-01-15Z", change!.id);
+        const february = await charge(changed, "2026-02-01Z", "2026-02-01T00:00:01Z");
+        const silverJanuary = await charge(kept, "2026-01-01Z", "2026-01-01T00:00:01Z");
+        return {
+          basic: basic!.id,
+          gold: gold!.id,
+          silver: silver!.id,
+          january,
+          difference,
+          february,
+          silverJanuary,
+        };
+      }, url);
+
+      await migrateDatabase(url);
+
+      const named = await withAdmin(
+        (sql) => sql<{ id: string; plan_id: string }[]>`select id, plan_id from charges`,
+        url,
+      );
+      expect(Object.fromEntries(named.map((row) => [row.id, row.plan_id]))).toEqual({
+        [plan.january]: plan.basic,
+        [plan.difference]: plan.gold,
+        [plan.february]: plan.gold,
+        [plan.silverJanuary]: plan.silver,
+      });
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
 });

@@ -37,6 +37,7 @@ export const chargeSchema = z
     subscription_id: z.uuid(),
     status: z.enum(CHARGE_STATES),
     kind: z.enum(["period", "plan_change"]).describe("A billing period, or the difference of a plan change"),
+    plan_id: z.uuid().describe("The plan the charge bills, as it was when the charge was created"),
     plan_change_id: z.uuid().nullable(),
     amount: moneySchema.describe(
       "What is collected: the price less discount and credit (zero is paid without the gateway)",
@@ -66,6 +67,7 @@ export function presentCharge(row: ChargeRow): z.infer<typeof chargeSchema> {
     subscription_id: row.subscriptionId,
     status: row.status,
     kind: row.kind,
+    plan_id: row.planId,
     plan_change_id: row.planChangeId,
     amount: presentMoney(row.amountMinor, row.currency),
     discount: presentMoney(row.discountMinor, row.currency),

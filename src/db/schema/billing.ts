@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { plans } from "./catalog.js";
 import { coupons, planChanges } from "./changes.js";
 import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz, updatedAt } from "./columns.js";
 import {
@@ -18,6 +19,8 @@ import { subscriptions } from "./subscriptions.js";
  * - one period charge per subscription and period (unique on period_start), so a scheduler that
  *   runs twice, or two schedulers at once, cannot bill a period twice: insert … on conflict do
  *   nothing; a plan_change charge belongs to its plan change alone (unique plan_change_id);
+ * - plan_id names the plan the charge bills, as it was when the charge was created (a plan change's
+ *   charge, its new plan), so an invoice or a receipt for it names that plan after a later change;
  * - amount = price − discount − credit, never negative; an amount of zero is paid without the
  *   gateway when it is created (no attempt, no transaction), anything else is collected;
  * - only a charge waiting for an attempt (scheduled, retrying) has a next_attempt_at; every other
@@ -38,6 +41,9 @@ export const charges = pgTable(
     periodEnd: timestamptz("period_end").notNull(),
     amountMinor: amountMinor().notNull(),
     currency: currency().notNull(),
+    planId: uuid("plan_id")
+      .notNull()
+      .references(() => plans.id),
     kind: chargeKind("kind").notNull().default("period"),
     planChangeId: uuid("plan_change_id")
       .unique("charges_plan_change_key")

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chargeAttempts, charges, invoices, refunds } from "../../../src/db/schema/index.js";
+import { planOfSubscription } from "../../db/fixtures.js";
 import { type ApiHarness, activeSubscription, createApiHarness, paidCharge } from "./support.js";
 
 let api: ApiHarness;
@@ -20,6 +21,7 @@ async function unpaidCharge(monthsAhead: number): Promise<string> {
     .insert(charges)
     .values({
       subscriptionId,
+      planId: planOfSubscription(subscriptionId),
       periodStart: start.toJSDate(),
       periodEnd: start.plus({ months: 1 }).toJSDate(),
       amountMinor: 10000,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { charges, subscriptions } from "../../../src/db/schema/index.js";
+import { planOfSubscription } from "../../db/fixtures.js";
 import { type ApiHarness, activeSubscription, createApiHarness, paidCharge } from "./support.js";
 
 let api: ApiHarness;
@@ -32,6 +33,7 @@ async function pastDue(
     .insert(charges)
     .values({
       subscriptionId,
+      planId: planOfSubscription(subscriptionId),
       periodStart: now.toJSDate(),
       periodEnd: now.plus({ months: 1 }).toJSDate(),
       amountMinor: 10000,

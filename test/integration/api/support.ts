@@ -5,6 +5,7 @@ import { registerMerchantApi } from "../../../src/api/index.js";
 import { createApiKey } from "../../../src/apikeys/index.js";
 import { chargeAttempts, charges, subscriptions } from "../../../src/db/schema/index.js";
 import { buildServer } from "../../../src/http/index.js";
+import { planOfSubscription } from "../../db/fixtures.js";
 import { createEngineHarness, type EngineHarness, type HarnessOptions } from "../../support/engine.js";
 
 /**
@@ -151,6 +152,7 @@ export async function paidCharge(api: ApiHarness, subscriptionId: string, months
       .insert(charges)
       .values({
         subscriptionId,
+        planId: planOfSubscription(subscriptionId),
         periodStart: start.toJSDate(),
         periodEnd: start.plus({ months: 1 }).toJSDate(),
         amountMinor: 10000,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import { charges, customers, paymentMethods, plans, subscriptions } from "../../../src/db/schema/index.js";
+import { planOfSubscription } from "../../db/fixtures.js";
 import type { EngineHarness } from "../../support/engine.js";
 
 /**
@@ -71,6 +72,7 @@ export async function seedCharge(
     .insert(charges)
     .values({
       subscriptionId,
+      planId: planOfSubscription(subscriptionId),
       periodStart: periodStart.toJSDate(),
       periodEnd: periodStart.plus({ months: 1 }).toJSDate(),
       amountMinor: 10_000,

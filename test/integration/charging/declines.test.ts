@@ -5,6 +5,7 @@ import { startChargeWorker } from "../../../src/charging/index.js";
 import { charges, events, paymentMethods, subscriptions } from "../../../src/db/schema/index.js";
 import { invoiceJobId } from "../../../src/queue/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
+import { planOfSubscription } from "../../db/fixtures.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
 import {
   attemptsOf,
@@ -230,6 +231,7 @@ describe("declines and dunning", () => {
     // A debt left open by the cancellation, due now.
     await h.ctx.db.insert(charges).values({
       subscriptionId: sub.subscriptionId,
+      planId: planOfSubscription(sub.subscriptionId),
       periodStart: day(0),
       periodEnd: day(31),
       amountMinor: 10_000,

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { charges, events, invoices } from "../../../src/db/schema/index.js";
+import { charges, events, invoices, plans, subscriptions } from "../../../src/db/schema/index.js";
 import { GatewayUnavailableError } from "../../../src/gateway/index.js";
 import { createInvoiceForCharge, startInvoiceWorker } from "../../../src/invoicing/index.js";
 import { enqueueInvoice, invoiceJobId } from "../../../src/queue/index.js";
@@ -136,6 +136,29 @@ describe("an uncollectible charge gets one gateway invoice", () => {
 
     const invoice = (await ledgerInvoices()).find((entry) => entry.number === charge.id);
     expect(invoice!.items[0]!.product_id).toBe(product.id);
+  });
+
+  it("names the plan the charge billed, not the one the subscription moved to since", async () => {
+    const { charge, subscription } = await uncollectibleCharge();
+    const [silver] = await h.ctx.db
+      .insert(plans)
+      .values({
+        name: "Silver monthly",
+        amountMinor: 5_000,
+        currency: "QAR",
+        intervalUnit: "month",
+        intervalCount: 1,
+      })
+      .returning();
+    await h.ctx.db
+      .update(subscriptions)
+      .set({ planId: silver!.id })
+      .where(eq(subscriptions.id, subscription.id));
+
+    await runInvoiceJob(charge.id);
+
+    const invoice = (await ledgerInvoices()).find((entry) => entry.number === charge.id);
+    expect(invoice!.items[0]!.description).toBe("Gold monthly, 2026-02-15 – 2026-03-15");
   });
 });
 

@@ -64,9 +64,9 @@ describe("ops read models", () => {
   ): Promise<string> {
     const n = ++serial;
     const [row] = await t.sql<{ id: string }[]>`
-      insert into charges (subscription_id, period_start, period_end, amount_minor, currency, status,
+      insert into charges (subscription_id, plan_id, period_start, period_end, amount_minor, currency, status,
         attempt_count, paid_at, paid_transaction_id, updated_at)
-      values (${subscriptionId}, ${period.plus({ months: n }).toISO()}::timestamptz,
+      values (${subscriptionId}, (select plan_id from subscriptions where id = ${subscriptionId}), ${period.plus({ months: n }).toISO()}::timestamptz,
               ${period.plus({ months: n + 1 }).toISO()}::timestamptz,
               ${1000 * n}, 'QAR', ${status}, 1, ${status === "paid" ? at.toISO() : null}::timestamptz,
               ${status === "paid" ? `tx-${n}` : null}, ${at.toISO()}::timestamptz)

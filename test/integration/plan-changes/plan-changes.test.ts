@@ -326,8 +326,8 @@ describe("plan changes", () => {
       })
       .where(eq(subscriptions.id, sub.subscriptionId));
     await api.h.ctx.db.execute(
-      `insert into charges (subscription_id, period_start, period_end, amount_minor, currency, status, next_attempt_at)
-       values ('${sub.subscriptionId}', '2025-12-31T21:00:00Z', '2026-01-31T21:00:00Z', 10000, 'QAR', 'retrying', '2026-02-10T00:00:00Z')`,
+      `insert into charges (subscription_id, plan_id, period_start, period_end, amount_minor, currency, status, next_attempt_at)
+       values ('${sub.subscriptionId}', (select plan_id from subscriptions where id = '${sub.subscriptionId}'), '2025-12-31T21:00:00Z', '2026-01-31T21:00:00Z', 10000, 'QAR', 'retrying', '2026-02-10T00:00:00Z')`,
     );
     api.h.clock.set(DateTime.fromISO(MID_JANUARY));
     const refused = await changePlan(sub, { plan_id: gold, proration: "immediate_prorate" });

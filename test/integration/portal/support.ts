@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { charges, invoices, subscriptions } from "../../../src/db/schema/index.js";
 import { createPortalLink } from "../../../src/portal/index.js";
+import { planOfSubscription } from "../../db/fixtures.js";
 import { type EnrollmentWorld, enrollNew, follow, pay } from "../enrollment/support.js";
 
 /**
@@ -41,6 +42,7 @@ async function firstPeriodPaid(world: EnrollmentWorld, subscriptionId: string): 
       .insert(charges)
       .values({
         subscriptionId,
+        planId: planOfSubscription(subscriptionId),
         periodStart: now.toJSDate(),
         periodEnd: end.toJSDate(),
         amountMinor: 10_000,
