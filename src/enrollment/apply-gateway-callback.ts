@@ -38,6 +38,8 @@ export interface GatewayCallbackResult {
   subscriptionId?: string;
   /** The customer's language, for the result page. */
   language?: "en" | "ar";
+  /** Where the result page links back to, when the checkout was started from one of our pages. */
+  returnUrl?: string;
   /** The enrollment's status after the call, when the order id named one. */
   status?: EnrollmentStatus;
 }
@@ -70,6 +72,7 @@ export async function applyGatewayCallback(
     enrollmentId: enrollment.id,
     subscriptionId: enrollment.subscriptionId,
     language: enrollment.language,
+    returnUrl: enrollment.returnUrl ?? undefined,
   };
   // A settled enrollment cannot change, so a repeat needs no gateway call (spec: ignore repeats).
   if (isSettled(enrollment.status))

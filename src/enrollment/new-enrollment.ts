@@ -13,6 +13,8 @@ export interface NewEnrollment {
   now: DateTime;
   /** Why a card is asked for, recorded with the event ("enroll", "re_enrollment", …). */
   reason: string;
+  /** Where the result page links back to, when the checkout was started from one of our pages. */
+  returnUrl?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface NewEnrollment {
  * pending (one pending per subscription is a unique index).
  */
 export async function insertEnrollment(tx: Tx, input: NewEnrollment): Promise<EnrollmentRow> {
-  const { subscription, plan, customer, actor, now, reason } = input;
+  const { subscription, plan, customer, actor, now, reason, returnUrl } = input;
   const [enrollment] = await tx
     .insert(enrollments)
     .values({
@@ -30,6 +32,7 @@ export async function insertEnrollment(tx: Tx, input: NewEnrollment): Promise<En
       amountMinor: plan.amountMinor,
       currency: plan.currency,
       language: customer.language,
+      returnUrl: returnUrl ?? null,
     })
     .returning();
   if (!enrollment) throw new Error("enrollment was not stored");

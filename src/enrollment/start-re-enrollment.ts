@@ -15,6 +15,8 @@ const reEnrollmentInput = z.object({
   actor: z.string({ error: "actor must be a string" }).trim().min(1, { error: "actor must not be empty" }),
   /** Why a new card is asked for, recorded with the event; default "re_enrollment". */
   reason: z.string().trim().min(1).max(200).optional(),
+  /** Our page the result page links back to (the customer portal started it). */
+  returnUrl: z.url({ protocol: /^https?$/, error: "returnUrl must be an http(s) URL" }).optional(),
 });
 
 export type StartReEnrollmentInput = z.input<typeof reEnrollmentInput>;
@@ -44,7 +46,7 @@ export async function startReEnrollment(
   if (!parsed.success) {
     throw new EnrollmentError("invalid_input", parsed.error.issues.map((issue) => issue.message).join("; "));
   }
-  const { subscriptionId, actor, reason = "re_enrollment" } = parsed.data;
+  const { subscriptionId, actor, reason = "re_enrollment", returnUrl } = parsed.data;
   const now = ctx.clock.now();
   const { customer, enrollment } = await ctx.db.transaction(async (tx) => {
     const [subscription] = await tx
@@ -68,7 +70,15 @@ export async function startReEnrollment(
       .set({ status: "expired" })
       .where(and(eq(enrollments.subscriptionId, subscriptionId), eq(enrollments.status, "pending")))
       .returning({ id: enrollments.id });
-    const enrollment = await insertEnrollment(tx, { subscription, plan, customer, actor, now, reason });
+    const enrollment = await insertEnrollment(tx, {
+      subscription,
+      plan,
+      customer,
+      actor,
+      now,
+      reason,
+      returnUrl,
+    });
     for (const old of replaced) {
       await recordEvent(tx, {
         type: ENROLLMENT_EVENTS.enrollmentExpired,

@@ -59,7 +59,7 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: CallbackContext
       return reply
         .code(status)
         .headers(RESULT_PAGE_HEADERS)
-        .send(resultPage(kind, result.language ?? "en"));
+        .send(resultPage(kind, result.language ?? "en", result.returnUrl));
     } catch (error) {
       const unavailable = error instanceof PaymentVerificationUnavailableError;
       if (!unavailable) request.log.error({ err: error, source }, "gateway return could not be applied");

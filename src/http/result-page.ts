@@ -1,7 +1,10 @@
+import { esc } from "./ops/html.js";
+
 /**
  * The page a customer's browser lands on when the gateway sends it back to us. It says only what
  * our records say after the gateway confirmed the payment, never what the URL claims, and holds no
- * dynamic text at all, so nothing from the request can be injected into it.
+ * text from the request, so nothing can be injected into it. Its one variable part, the link back
+ * to the page that started the checkout (the customer portal), comes from the enrollment row.
  */
 export type ResultPageKind = "success" | "failure" | "unconfirmed" | "unavailable";
 export type PageLanguage = "en" | "ar";
@@ -10,6 +13,8 @@ interface PageText {
   title: string;
   body: string;
 }
+
+const BACK: Record<PageLanguage, string> = { en: "Back to your account", ar: "العودة إلى حسابك" };
 
 const TEXT: Record<PageLanguage, Record<ResultPageKind, PageText>> = {
   en: {
@@ -50,8 +55,10 @@ const TEXT: Record<PageLanguage, Record<ResultPageKind, PageText>> = {
   },
 };
 
-export function resultPage(kind: ResultPageKind, language: PageLanguage): string {
+/** The page for `kind`, with a link to `returnUrl` (an http(s) URL of ours) when there is one. */
+export function resultPage(kind: ResultPageKind, language: PageLanguage, returnUrl?: string): string {
   const { title, body } = TEXT[language][kind];
+  const back = returnUrl ? `\n<p class="back"><a href="${esc(returnUrl)}">${BACK[language]}</a></p>` : "";
   const dir = language === "ar" ? "rtl" : "ltr";
   return `<!doctype html>
 <html lang="${language}" dir="${dir}">
@@ -65,12 +72,13 @@ body { font-family: system-ui, sans-serif; margin: 0; padding: 3rem 1.5rem; colo
 main { max-width: 32rem; margin: 0 auto; padding: 2rem; background: #fff; border-radius: 8px; }
 h1 { font-size: 1.5rem; margin: 0 0 1rem; }
 p { font-size: 1.1rem; line-height: 1.6; margin: 0; }
+p.back { margin-top: 1.5rem; }
 </style>
 </head>
 <body>
 <main class="${kind}">
 <h1>${title}</h1>
-<p>${body}</p>
+<p>${body}</p>${back}
 </main>
 </body>
 </html>

@@ -17,7 +17,9 @@ import { PortalCustomerNotFoundError } from "./errors.js";
  *   compares two instants of one clock.
  */
 
-export const PORTAL_OPEN_PATH = "/portal/open";
+/** The customer's account page, once a link has opened a session. */
+export const PORTAL_PATH = "/portal";
+export const PORTAL_OPEN_PATH = `${PORTAL_PATH}/open`;
 
 const portalLinkInput = z.object({
   customerId: z.uuid({ error: "customerId must be a customer id (uuid)" }),

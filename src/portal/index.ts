@@ -5,6 +5,7 @@
 export {
   createPortalLink,
   PORTAL_OPEN_PATH,
+  PORTAL_PATH,
   type PortalLink,
   type PortalLinkInput,
 } from "./create-portal-link.js";

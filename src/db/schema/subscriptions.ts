@@ -187,6 +187,8 @@ export const enrollments = pgTable(
     currency: currency().notNull(),
     language: language("language").notNull().default("en"),
     checkoutUrl: text("checkout_url"),
+    /** Where the result page sends the customer back to (the customer portal), when anywhere. */
+    returnUrl: text("return_url"),
     gatewayTransactionId: text("gateway_transaction_id").unique("enrollments_gateway_transaction_key"),
     failureDescription: text("failure_description"),
     voidRefunded: voidRefunded("void_refunded"),

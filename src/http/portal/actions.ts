@@ -2,7 +2,7 @@ import { IllegalTransitionError, isLive } from "../../billing/index.js";
 import { cancelSubscription, resumeSubscription } from "../../cancellation/index.js";
 import type { EngineContext } from "../../context/index.js";
 import { EnrollmentCheckoutError, EnrollmentError, startReEnrollment } from "../../enrollment/index.js";
-import type { OwnSubscription } from "../../portal/index.js";
+import { type OwnSubscription, PORTAL_PATH } from "../../portal/index.js";
 import type { NoticeKey } from "./i18n.js";
 
 /**
@@ -23,6 +23,7 @@ export async function updateCard(ctx: EngineContext, sub: OwnSubscription): Prom
       subscriptionId: sub.id,
       actor: PORTAL_ACTOR,
       reason: "customer asked for a new card in the portal",
+      returnUrl: `${ctx.publicUrl}${PORTAL_PATH}`,
     });
     return { checkoutUrl };
   } catch (error) {

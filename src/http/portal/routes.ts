@@ -11,6 +11,7 @@ import {
   type OwnSubscription,
   openPortalLink,
   ownSubscription,
+  PORTAL_PATH,
   type PortalSession,
   portalCsrfMatches,
 } from "../../portal/index.js";
@@ -42,7 +43,7 @@ import { changePlanAction, planChoicesFor } from "./plan-change.js";
  *   cached, never framed, and send no referrer off the site.
  */
 
-const COOKIE: SessionCookie = { name: "billing_portal", path: "/portal" };
+const COOKIE: SessionCookie = { name: "billing_portal", path: PORTAL_PATH };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CSS = join(dirname(fileURLToPath(import.meta.url)), "assets", "portal.css");
 /**
@@ -247,6 +248,6 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
         });
       }
     },
-    { prefix: "/portal" },
+    { prefix: PORTAL_PATH },
   );
 }

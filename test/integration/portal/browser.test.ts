@@ -83,8 +83,10 @@ it("opens from an e-mail, updates the card through the hosted checkout, and canc
     expect(switched.paymentMethodId).not.toBeNull();
     expect(switched.status).toBe("active");
 
-    // Back in the portal (the session cookie is still there), cancel with the confirmation.
-    await page.goto(`${world.server.url}/portal`);
+    // Back in the portal by the result page's link (the session cookie is still there), cancel
+    // with the confirmation.
+    await page.click("p.back a");
+    await page.waitForURL((url) => url.origin === world.server.url && url.pathname === "/portal");
     await card.locator('a[data-action="cancel"]').click();
     await page.waitForSelector("#confirm-cancel");
     expect(await page.textContent("#confirm-cancel p")).toContain("stays active until 15 Feb 2026");

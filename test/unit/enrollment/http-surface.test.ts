@@ -31,4 +31,14 @@ describe("resultPage", () => {
   it("is left to right in English", () => {
     expect(resultPage("failure", "en")).toContain('<html lang="en" dir="ltr">');
   });
+
+  it("links back to the page that started the checkout, escaped, and nowhere without one", () => {
+    expect(resultPage("success", "en", 'https://shop.example.qa/billing/portal?a=1&b="2"')).toContain(
+      '<a href="https://shop.example.qa/billing/portal?a=1&amp;b=&quot;2&quot;">Back to your account</a>',
+    );
+    expect(resultPage("failure", "ar", "https://shop.example.qa/portal")).toContain(
+      '<a href="https://shop.example.qa/portal">العودة إلى حسابك</a>',
+    );
+    expect(resultPage("success", "en")).not.toContain("<a ");
+  });
 });
