@@ -1,4 +1,4 @@
-import { IllegalTransitionError, PlanInputError } from "../billing/index.js";
+import { IllegalTransitionError, PlanInputError, type Refusal } from "../billing/index.js";
 import { SubscriptionNotFoundError } from "../cancellation/index.js";
 import { ChargeNotFoundError, ChargeNotHeldError } from "../charging/index.js";
 import { CouponError, type CouponErrorCode, CouponInputError } from "../coupons/index.js";
@@ -93,14 +93,34 @@ function unknownReference(field: string, detail: string): ApiProblem {
 }
 
 /**
+ * How a service's refusal reads as a problem: its status and title, the problem code when it is
+ * not the refusal's own, and the body field it is about, if any.
+ */
+interface RefusalProblem {
+  status: number;
+  title: string;
+  code?: string;
+  field?: string;
+}
+
+/** A refusal as its table says, with the refusal's details and the offending field's error. */
+function refusalProblem<Code extends string>(
+  table: Record<Code, RefusalProblem>,
+  error: Refusal<Code>,
+): ApiProblem {
+  const { status, title, code = error.code, field } = table[error.code];
+  return new ApiProblem(status, code, title, error.message, {
+    ...error.details,
+    ...(field ? { errors: [{ field, location: "body", message: error.message }] } : {}),
+  });
+}
+
+/**
  * Coupon refusals. The coupon a body names (`coupon`) is the offending field of a refusal about it,
  * and the refusals of its own rules are prefixed `coupon_`; a refusal about the subscription
  * (canceled, already discounted) is a conflict with its state.
  */
-const COUPON_PROBLEMS: Record<
-  CouponErrorCode,
-  { status: number; code: string; title: string; field?: string }
-> = {
+const COUPON_PROBLEMS: Record<CouponErrorCode, RefusalProblem> = {
   coupon_not_found: {
     status: 422,
     code: "unknown_reference",
@@ -128,13 +148,7 @@ const COUPON_PROBLEMS: Record<
   no_discount: { status: 404, code: "no_discount", title: "Subscription has no discount" },
 };
 
-function couponProblem(error: CouponError): ApiProblem {
-  const { status, code, title, field } = COUPON_PROBLEMS[error.code];
-  const errors = field ? { errors: [{ field, location: "body", message: error.message }] } : {};
-  return new ApiProblem(status, code, title, error.message, { ...error.details, ...errors });
-}
-
-const REFUND_PROBLEMS: Record<RefundRefusal, { status: number; code: string; title: string }> = {
+const REFUND_PROBLEMS: Record<RefundRefusal, RefusalProblem> = {
   charge_not_found: { status: 404, code: "not_found", title: "Resource not found" },
   charge_not_refundable: { status: 422, code: "charge_not_refundable", title: "Charge cannot be refunded" },
   refund_exists: { status: 409, code: "refund_exists", title: "Charge already refunded" },
@@ -142,13 +156,13 @@ const REFUND_PROBLEMS: Record<RefundRefusal, { status: number; code: string; tit
   gateway_error: { status: 502, code: "gateway_error", title: "Payment gateway error" },
 };
 
-function refundProblem(error: RefundError): ApiProblem {
-  const { status, code, title } = REFUND_PROBLEMS[error.code];
-  return new ApiProblem(status, code, title, error.message, error.details);
-}
-
-const PLAN_CHANGE_PROBLEMS: Record<PlanChangeRefusal, { status: number; title: string; field?: string }> = {
-  plan_not_found: { status: 422, title: "Referenced resource not found", field: "plan_id" },
+const PLAN_CHANGE_PROBLEMS: Record<PlanChangeRefusal, RefusalProblem> = {
+  plan_not_found: {
+    status: 422,
+    code: "unknown_reference",
+    title: "Referenced resource not found",
+    field: "plan_id",
+  },
   same_plan: { status: 422, title: "Subscription is already on this plan", field: "plan_id" },
   plan_archived: { status: 422, title: "Plan is archived", field: "plan_id" },
   currency_mismatch: { status: 422, title: "Plan is in another currency", field: "plan_id" },
@@ -159,17 +173,8 @@ const PLAN_CHANGE_PROBLEMS: Record<PlanChangeRefusal, { status: number; title: s
   no_scheduled_change: { status: 409, title: "No plan change is scheduled" },
 };
 
-function planChangeProblem(error: PlanChangeError): ApiProblem {
-  const { status, title, field } = PLAN_CHANGE_PROBLEMS[error.code];
-  const code = error.code === "plan_not_found" ? "unknown_reference" : error.code;
-  return new ApiProblem(status, code, title, error.message, {
-    ...error.details,
-    ...(field ? { errors: [{ field, location: "body", message: error.message }] } : {}),
-  });
-}
-
 export function domainProblem(error: unknown): ApiProblem | undefined {
-  if (error instanceof PlanChangeError) return planChangeProblem(error);
+  if (error instanceof PlanChangeError) return refusalProblem(PLAN_CHANGE_PROBLEMS, error);
   if (
     error instanceof PlanInputError ||
     error instanceof CustomerInputError ||
@@ -190,8 +195,8 @@ export function domainProblem(error: unknown): ApiProblem | undefined {
     });
   }
   if (error instanceof EnrollmentError) return enrollmentProblem(error);
-  if (error instanceof RefundError) return refundProblem(error);
-  if (error instanceof CouponError) return couponProblem(error);
+  if (error instanceof RefundError) return refusalProblem(REFUND_PROBLEMS, error);
+  if (error instanceof CouponError) return refusalProblem(COUPON_PROBLEMS, error);
   if (error instanceof GatewayError) {
     return new ApiProblem(
       error instanceof GatewayUnavailableError ? 503 : 502,

@@ -128,6 +128,7 @@ export {
   sameInterval,
 } from "./proration.js";
 export { PRORATION_BEHAVIORS, type ProrationBehavior } from "./proration-behaviors.js";
+export { Refusal } from "./refusal.js";
 export {
   findRetryLimitViolation,
   RETRY_LIMIT_RULES,

@@ -1,4 +1,4 @@
-import type { CouponRefusal } from "../billing/index.js";
+import { type CouponRefusal, Refusal } from "../billing/index.js";
 
 export type CouponErrorCode =
   | "coupon_not_found"
@@ -9,21 +9,9 @@ export type CouponErrorCode =
   | "discount_exists"
   | "no_discount";
 
-/**
- * A coupon request the coupons services refuse; `code` is stable for the API to map to a status,
- * and the message says what to do instead.
- */
-export class CouponError extends Error {
+/** A coupon request the coupons services refuse; details name the coupon, subscription or discount. */
+export class CouponError extends Refusal<CouponErrorCode> {
   override name = "CouponError";
-
-  constructor(
-    readonly code: CouponErrorCode,
-    message: string,
-    /** Ids a client can act on (the coupon, the subscription, its live discount). */
-    readonly details: Record<string, string> = {},
-  ) {
-    super(message);
-  }
 }
 
 const REFUSALS: Record<CouponRefusal, string> = {

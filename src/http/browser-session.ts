@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { tokensMatch } from "../crypto/index.js";
 
 /**
  * What the ops dashboard and the customer portal share as pages with a browser session:
  * - a session cookie, HttpOnly and SameSite=Strict, scoped to the pages' path (Secure over https);
- * - a POST from another site is refused before its body is looked at (the form's CSRF token is
- *   checked by each once the body is parsed);
+ * - a POST from another site is refused before its body is looked at, and a POST of a signed-in
+ *   browser without its session's CSRF token once the body is parsed;
  * - every answer carries the strict headers: the CSP given, no framing, no sniffing, no caching
  *   unless a route says otherwise, and Referrer-Policy same-origin (with no-referrer a browser
  *   sends "Origin: null" on our own forms).
@@ -45,6 +46,21 @@ export function crossSitePost(request: FastifyRequest): boolean {
 
 export function refuseCrossSite(reply: FastifyReply): FastifyReply {
   return reply.code(403).type("text/plain").send("cross-site request refused");
+}
+
+/** Refuses a signed-in browser's POST whose form does not carry the session's CSRF token. */
+export function requireFormToken(
+  pages: FastifyInstance,
+  sessionOf: (request: FastifyRequest) => { csrfToken: string } | undefined,
+): void {
+  pages.addHook("preHandler", async (request, reply) => {
+    const session = sessionOf(request);
+    if (request.method !== "POST" || !session) return;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    if (!tokensMatch(session.csrfToken, body.csrf)) {
+      return reply.code(403).type("text/plain").send("the form is stale or forged: reload the page");
+    }
+  });
 }
 
 export function addPageSecurityHeaders(pages: FastifyInstance, csp: string): void {

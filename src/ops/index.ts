@@ -24,7 +24,7 @@ export {
   RANGE_PRESETS,
   type RangePreset,
 } from "./range.js";
-export { closeSession, csrfMatches, findSession, type OpsSession, openSession } from "./sessions.js";
+export { closeSession, findSession, type OpsSession, openSession } from "./sessions.js";
 export { type OpsReader, type OpsSnapshot, opsReader } from "./snapshot.js";
 export { type SubscriptionOverview, subscriptionOverview } from "./subscriptions.js";
 export { type Upcoming, upcoming } from "./upcoming.js";

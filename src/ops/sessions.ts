@@ -1,7 +1,7 @@
 import type { Sql } from "postgres";
 import { type ApiKeyScope, type AuthenticatedApiKey, authenticateApiKey } from "../apikeys/index.js";
 import type { EngineContext } from "../context/index.js";
-import { hashSecret, newSecret, tokensMatch } from "../crypto/index.js";
+import { hashSecret, newSecret } from "../crypto/index.js";
 
 /**
  * Logins to the ops dashboard. An operator presents an API key once; the browser then holds a
@@ -74,7 +74,3 @@ export async function findSession(sql: Sql, secret: string): Promise<OpsSession 
 export async function closeSession(sql: Sql, secret: string): Promise<void> {
   await sql`delete from ops_sessions where token_hash = ${hashSecret(secret)}`;
 }
-
-/** Whether a form's token is the session's, compared in constant time. */
-export const csrfMatches = (session: OpsSession, presented: unknown): boolean =>
-  tokensMatch(session.csrfToken, presented);

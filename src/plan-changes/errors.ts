@@ -1,3 +1,5 @@
+import { Refusal } from "../billing/index.js";
+
 /**
  * Why a plan change is refused; `code` is stable for the API and CLI. Nothing is written when a
  * change is refused.
@@ -13,14 +15,6 @@ export type PlanChangeRefusal =
   | "period_not_settled"
   | "no_scheduled_change";
 
-export class PlanChangeError extends Error {
+export class PlanChangeError extends Refusal<PlanChangeRefusal> {
   override name = "PlanChangeError";
-
-  constructor(
-    readonly code: PlanChangeRefusal,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
 }

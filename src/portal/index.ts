@@ -20,4 +20,4 @@ export { PortalCustomerNotFoundError } from "./errors.js";
 export { inspectPortalLink, type OpenedPortalLink, openPortalLink } from "./open-portal-link.js";
 export { type OwnSubscription, ownSubscription } from "./own-subscription.js";
 export { plansToChangeTo } from "./plan-choices.js";
-export { closePortalSession, findPortalSession, type PortalSession, portalCsrfMatches } from "./sessions.js";
+export { closePortalSession, findPortalSession, type PortalSession } from "./sessions.js";

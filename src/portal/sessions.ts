@@ -1,6 +1,6 @@
 import type { Sql } from "postgres";
 import type { EngineContext } from "../context/index.js";
-import { hashSecret, isSecretShaped, tokensMatch } from "../crypto/index.js";
+import { hashSecret, isSecretShaped } from "../crypto/index.js";
 import type { CustomerLanguage } from "../customers/index.js";
 
 /**
@@ -47,7 +47,3 @@ export async function findPortalSession(
 export async function closePortalSession(sql: Sql, secret: string | undefined): Promise<void> {
   if (isSecretShaped(secret)) await sql`delete from portal_sessions where token_hash = ${hashSecret(secret)}`;
 }
-
-/** Whether a form carries the session's CSRF token. */
-export const portalCsrfMatches = (session: PortalSession, presented: unknown): boolean =>
-  tokensMatch(session.csrfToken, presented);

@@ -1,3 +1,5 @@
+import { Refusal } from "../billing/index.js";
+
 /**
  * Why a refund was refused, in the engine's words; the merchant API maps each code to its HTTP
  * problem (src/api/domain-errors.ts) and the CLI prints the message. `details` are the facts a
@@ -10,14 +12,6 @@ export type RefundRefusal =
   | "refund_refused"
   | "gateway_error";
 
-export class RefundError extends Error {
+export class RefundError extends Refusal<RefundRefusal> {
   override name = "RefundError";
-
-  constructor(
-    readonly code: RefundRefusal,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
 }

@@ -8,7 +8,6 @@ import type { EngineContext } from "../../context/index.js";
 import { readiness } from "../../health/index.js";
 import {
   closeSession,
-  csrfMatches,
   dayRange,
   findSession,
   type OpsSession,
@@ -23,6 +22,7 @@ import {
   crossSitePost,
   readCookie,
   refuseCrossSite,
+  requireFormToken,
   type SessionCookie,
   setCookieHeader,
 } from "../browser-session.js";
@@ -98,18 +98,12 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EngineContext): voi
         const session = secret ? await findSession(ctx.db.$client, secret) : null;
         if (!session) return reply.code(303).header("location", "/ops/login").send();
         // A browser names the page a POST comes from; one from another site is refused before its
-        // body is looked at (the CSRF token is checked once the body is parsed, in preHandler).
+        // body is looked at (the CSRF token is checked once the body is parsed: requireFormToken).
         if (crossSitePost(request)) return refuseCrossSite(reply);
         request.opsSession = session;
       });
 
-      ops.addHook("preHandler", async (request, reply) => {
-        if (request.method !== "POST" || !request.opsSession) return;
-        const body = (request.body ?? {}) as Record<string, unknown>;
-        if (!csrfMatches(request.opsSession, body.csrf)) {
-          return reply.code(403).type("text/plain").send("the form is stale or forged: reload the page");
-        }
-      });
+      requireFormToken(ops, (request) => request.opsSession);
 
       ops.get("/assets/:name", async (request, reply) => {
         const { name } = request.params as { name: string };

@@ -13,13 +13,13 @@ import {
   ownSubscription,
   PORTAL_PATH,
   type PortalSession,
-  portalCsrfMatches,
 } from "../../portal/index.js";
 import {
   addPageSecurityHeaders,
   crossSitePost,
   readCookie,
   refuseCrossSite,
+  requireFormToken,
   type SessionCookie,
   setCookieHeader,
 } from "../browser-session.js";
@@ -102,13 +102,7 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
         request.portalSession = session;
       });
 
-      portal.addHook("preHandler", async (request, reply) => {
-        if (request.method !== "POST" || !request.portalSession) return;
-        const body = (request.body ?? {}) as Record<string, unknown>;
-        if (!portalCsrfMatches(request.portalSession, body.csrf)) {
-          return reply.code(403).type("text/plain").send("the form is stale or forged: reload the page");
-        }
-      });
+      requireFormToken(portal, (request) => request.portalSession);
 
       portal.get("/assets/portal.css", async (_request, reply) => {
         css ??= await readFile(CSS);
