@@ -1,21 +1,15 @@
-import { type CouponDuration, type CouponState, type CouponTerms, couponTerms } from "../billing/index.js";
+import { type CouponState, type CouponTerms, couponTerms } from "../billing/index.js";
 import { toInstant } from "../clock/index.js";
 import type { coupons } from "../db/schema/index.js";
+import type { CouponInput } from "./coupon-input.js";
 
 /** A stored coupon: its terms as the billing domain reads them, plus its bookkeeping. */
 
 export type CouponRow = typeof coupons.$inferSelect;
 
-export interface StoredCoupon {
+export interface StoredCoupon extends CouponInput {
   readonly id: string;
-  readonly code: string;
-  readonly name: string | null;
-  readonly terms: CouponTerms;
-  readonly duration: CouponDuration;
-  readonly durationPeriods: number | null;
-  readonly maxRedemptions: number | null;
   readonly redemptions: number;
-  readonly expiresAt: Date | null;
   readonly archivedAt: Date | null;
   readonly createdAt: Date;
 }
