@@ -84,42 +84,16 @@ describe("billing coupons", () => {
   });
 
   it("names the option to fix", async () => {
-    const repeating = await billing(
-      "coupons",
-      "create",
-      "--code",
-      "REP",
-      "--percent-off",
-      "10",
-      "--duration",
-      "repeating",
-    );
-    expect(repeating.code).toBe(2);
-    expect(repeating.stderr).toContain("--duration-periods");
-    const percent = await billing(
-      "coupons",
-      "create",
-      "--code",
-      "P",
-      "--percent-off",
-      "100",
-      "--duration",
-      "once",
-    );
-    expect(percent.code).toBe(2);
-    expect(percent.stderr).toContain("--percent-off");
-    const duplicate = await billing(
-      "coupons",
-      "create",
-      "--code",
-      "five",
-      "--percent-off",
-      "1",
-      "--duration",
-      "once",
-    );
-    expect(duplicate.code).toBe(1);
-    expect(duplicate.stderr).toContain("already exists");
+    // Usage errors exit 2 naming the option; a refusal of the service exits 1.
+    const refused: [string[], number, string][] = [
+      [["--code", "REP", "--percent-off", "10", "--duration", "repeating"], 2, "--duration-periods"],
+      [["--code", "P", "--percent-off", "100", "--duration", "once"], 2, "--percent-off"],
+      [["--code", "five", "--percent-off", "1", "--duration", "once"], 1, "already exists"],
+    ];
+    for (const [args, code, says] of refused) {
+      const run = await billing("coupons", "create", ...args);
+      expect([run.code, run.stderr]).toEqual([code, expect.stringContaining(says)]);
+    }
     expect((await billing("coupons", "show", "NOPE")).code).toBe(1);
   });
 
