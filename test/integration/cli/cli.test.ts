@@ -313,19 +313,21 @@ describe("billing CLI", () => {
     const subscription = enrolled.subscription_id;
     await billing("scheduler", "--once");
     await chargeSettled(subscription, "paid");
+    const changePlan = async (planId: string, proration: string) =>
+      jsonOf<Record<string, unknown>>(
+        await billing(
+          "subscriptions",
+          "change-plan",
+          subscription,
+          "--plan",
+          planId,
+          "--proration",
+          proration,
+        ),
+      );
 
     // At the very start of the period nothing of it is used: 150.00 − 100.00 is charged at once.
-    const changed = jsonOf<Record<string, unknown>>(
-      await billing(
-        "subscriptions",
-        "change-plan",
-        subscription,
-        "--plan",
-        flexPlus.id,
-        "--proration",
-        "immediate_prorate",
-      ),
-    );
+    const changed = await changePlan(flexPlus.id, "immediate_prorate");
     expect(changed).toMatchObject({
       status: "applied",
       credit: "100.00",
@@ -337,17 +339,7 @@ describe("billing CLI", () => {
       await billing("charges", "show", String(changed.charge_id)),
     );
     expect(difference).toMatchObject({ kind: "plan_change", amount: "50.00", credit: "0.00" });
-    const scheduled = jsonOf<Record<string, unknown>>(
-      await billing(
-        "subscriptions",
-        "change-plan",
-        subscription,
-        "--plan",
-        flex.id,
-        "--proration",
-        "at_period_end",
-      ),
-    );
+    const scheduled = await changePlan(flex.id, "at_period_end");
     expect(scheduled).toMatchObject({ status: "scheduled", charge_id: null });
     const taken = jsonOf<{ plan_change_id: string }>(
       await billing("subscriptions", "cancel-plan-change", subscription),
