@@ -3,3 +3,5 @@ export { applyScheduledPlanChanges } from "./apply-scheduled.js";
 export { cancelScheduledInput, cancelScheduledPlanChange } from "./cancel-scheduled.js";
 export { type ChangePlanInput, type ChangePlanResult, changePlan, changePlanInput } from "./change-plan.js";
 export { PlanChangeError, type PlanChangeRefusal } from "./errors.js";
+export type { PlanFacts } from "./load.js";
+export { type ChangingSubscription, type PlanRuleRefusal, planChangeRefusal } from "./refusals.js";

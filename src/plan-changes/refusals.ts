@@ -1,6 +1,6 @@
-import { sameInterval } from "../billing/index.js";
+import { type SubscriptionState, sameInterval } from "../billing/index.js";
 import { pgInteger } from "../db/index.js";
-import { PlanChangeError } from "./errors.js";
+import { PlanChangeError, type PlanChangeRefusal } from "./errors.js";
 import type { LockedSubscription, PlanFacts } from "./load.js";
 
 /**
@@ -11,49 +11,90 @@ import type { LockedSubscription, PlanFacts } from "./load.js";
  * - a card saved as a recurring token is charged, by the gateway, the amount it was enrolled for
  *   (GetnewPayment takes no amount for it), so it can only move to a plan of that same amount and
  *   interval; any other change needs a card saved for an autosave plan.
+ * planChangeRefusal says which rule a change breaks, so the portal offers only changes changePlan
+ * takes; refusePlanChange throws it as changePlan's refusal.
  */
+
+/** What the rules read of a subscription: its state and the card it is charged with. */
+export interface ChangingSubscription {
+  readonly status: SubscriptionState;
+  readonly cardKind: "recurring" | "autosave" | null;
+  /** What a recurring card token was enrolled for. */
+  readonly cardAmountMinor: number | null;
+}
+
+/** The refusals the rules below give; the others come of the subscription's charges and changes. */
+export type PlanRuleRefusal = Exclude<PlanChangeRefusal, "period_not_settled" | "no_scheduled_change">;
+
+/** The first rule a move from `from` to `to` breaks, or null when changePlan takes it. */
+export function planChangeRefusal(
+  subscription: ChangingSubscription,
+  from: PlanFacts,
+  to: PlanFacts | undefined,
+): PlanRuleRefusal | null {
+  if (subscription.status === "past_due") return "subscription_past_due";
+  if (subscription.status !== "trialing" && subscription.status !== "active")
+    return "subscription_not_changeable";
+  if (!to) return "plan_not_found";
+  if (to.id === from.id) return "same_plan";
+  if (to.archived) return "plan_archived";
+  if (to.currency !== from.currency) return "currency_mismatch";
+  const recurring =
+    subscription.cardKind === "recurring" ||
+    (subscription.cardKind === null && from.billingMode === "recurring");
+  const tokenAmount = subscription.cardAmountMinor ?? from.amountMinor;
+  if (recurring && (to.amountMinor !== tokenAmount || !sameInterval(from.interval, to.interval)))
+    return "card_amount_fixed";
+  return null;
+}
 export function refusePlanChange(
   subscription: LockedSubscription,
   from: PlanFacts,
   to: PlanFacts | undefined,
   toPlanId: string,
 ): asserts to is PlanFacts {
-  if (subscription.status === "past_due") {
-    throw new PlanChangeError(
-      "subscription_past_due",
-      `subscription ${subscription.id} is past_due: its unpaid charge must be paid before the plan changes`,
-    );
-  }
-  if (subscription.status !== "trialing" && subscription.status !== "active") {
-    throw new PlanChangeError(
-      "subscription_not_changeable",
-      `subscription ${subscription.id} is ${subscription.status}; only a trialing or active subscription changes plan`,
-      { status: subscription.status },
-    );
-  }
-  if (!to) throw new PlanChangeError("plan_not_found", `no plan ${toPlanId}`);
-  if (to.id === from.id)
-    throw new PlanChangeError("same_plan", `subscription ${subscription.id} is already on plan ${to.id}`);
-  if (to.archived)
-    throw new PlanChangeError("plan_archived", `plan ${to.id} is archived; it takes no new subscriptions`);
-  if (to.currency !== from.currency) {
-    throw new PlanChangeError(
-      "currency_mismatch",
-      `plan ${to.id} is in ${to.currency} but the subscription is billed in ${from.currency}; a plan change keeps the currency`,
-      { subscription_currency: from.currency, plan_currency: to.currency },
-    );
-  }
-  const recurring =
-    subscription.card_kind === "recurring" ||
-    (subscription.card_kind === null && from.billingMode === "recurring");
-  const tokenAmount =
-    subscription.card_amount_minor === null ? from.amountMinor : pgInteger(subscription.card_amount_minor);
-  if (recurring && (to.amountMinor !== tokenAmount || !sameInterval(from.interval, to.interval))) {
-    throw new PlanChangeError(
-      "card_amount_fixed",
-      `subscription ${subscription.id} is charged through a recurring card token, which the gateway charges only the amount it was enrolled for; ` +
-        "a change of price or interval needs a card saved for an autosave plan",
-      { card_kind: "recurring" },
-    );
+  const refusal = planChangeRefusal(
+    {
+      status: subscription.status,
+      cardKind: subscription.card_kind,
+      cardAmountMinor:
+        subscription.card_amount_minor === null ? null : pgInteger(subscription.card_amount_minor),
+    },
+    from,
+    to,
+  );
+  if (refusal === null) return;
+  const id = subscription.id;
+  switch (refusal) {
+    case "subscription_past_due":
+      throw new PlanChangeError(
+        refusal,
+        `subscription ${id} is past_due: its unpaid charge must be paid before the plan changes`,
+      );
+    case "subscription_not_changeable":
+      throw new PlanChangeError(
+        refusal,
+        `subscription ${id} is ${subscription.status}; only a trialing or active subscription changes plan`,
+        { status: subscription.status },
+      );
+    case "plan_not_found":
+      throw new PlanChangeError(refusal, `no plan ${toPlanId}`);
+    case "same_plan":
+      throw new PlanChangeError(refusal, `subscription ${id} is already on plan ${toPlanId}`);
+    case "plan_archived":
+      throw new PlanChangeError(refusal, `plan ${toPlanId} is archived; it takes no new subscriptions`);
+    case "currency_mismatch":
+      throw new PlanChangeError(
+        refusal,
+        `plan ${toPlanId} is in ${to?.currency} but the subscription is billed in ${from.currency}; a plan change keeps the currency`,
+        { subscription_currency: from.currency, plan_currency: to?.currency },
+      );
+    case "card_amount_fixed":
+      throw new PlanChangeError(
+        refusal,
+        `subscription ${id} is charged through a recurring card token, which the gateway charges only the amount it was enrolled for; ` +
+          "a change of price or interval needs a card saved for an autosave plan",
+        { card_kind: "recurring" },
+      );
   }
 }

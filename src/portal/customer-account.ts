@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { IntervalUnit } from "../billing/index.js";
+import type { IntervalUnit, SubscriptionState } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { charges, invoices, paymentMethods, planChanges, plans, subscriptions } from "../db/schema/index.js";
 
@@ -13,7 +13,7 @@ const nextPlan = alias(plans, "next_plan");
 
 export interface AccountSubscription {
   id: string;
-  status: string;
+  status: SubscriptionState;
   planId: string;
   planName: string;
   amountMinor: number;
@@ -32,6 +32,8 @@ export interface AccountSubscription {
   /** When the current card was saved; null when there is none. */
   cardSavedAt: Date | null;
   cardKind: "recurring" | "autosave" | null;
+  /** What a recurring card token was enrolled for, the only amount it pays. */
+  cardAmountMinor: number | null;
   /** A plan change scheduled for the period's end: the new plan's name, and when. */
   scheduledPlanName: string | null;
   scheduledPlanAt: Date | null;
@@ -65,12 +67,16 @@ export interface CustomerAccount {
 
 const RECENT = 12;
 
-export async function customerAccount(
+/**
+ * The customer's subscriptions with plan and card, newest first; only the one with `subscriptionId`
+ * when given (none when it is not theirs).
+ */
+export function accountSubscriptions(
   ctx: Pick<EngineContext, "db">,
   customerId: string,
-): Promise<CustomerAccount> {
-  const { db } = ctx;
-  const subscriptionRows = await db
+  subscriptionId?: string,
+): Promise<AccountSubscription[]> {
+  return ctx.db
     .select({
       id: subscriptions.id,
       status: subscriptions.status,
@@ -90,6 +96,7 @@ export async function customerAccount(
       cardExpiry: paymentMethods.cardExpiryMonth,
       cardSavedAt: paymentMethods.issuedAt,
       cardKind: paymentMethods.kind,
+      cardAmountMinor: paymentMethods.amountMinor,
       scheduledPlanName: nextPlan.name,
       scheduledPlanAt: planChanges.effectiveAt,
     })
@@ -101,39 +108,54 @@ export async function customerAccount(
       and(eq(planChanges.subscriptionId, subscriptions.id), eq(planChanges.status, "scheduled")),
     )
     .leftJoin(nextPlan, eq(nextPlan.id, planChanges.toPlanId))
-    .where(eq(subscriptions.customerId, customerId))
+    .where(
+      and(
+        eq(subscriptions.customerId, customerId),
+        subscriptionId === undefined ? undefined : eq(subscriptions.id, subscriptionId),
+      ),
+    )
     .orderBy(desc(subscriptions.createdAt));
+}
+
+export async function customerAccount(
+  ctx: Pick<EngineContext, "db">,
+  customerId: string,
+): Promise<CustomerAccount> {
+  const { db } = ctx;
+  const subscriptionRows = await accountSubscriptions(ctx, customerId);
   const ids = subscriptionRows.map((row) => row.id);
   if (ids.length === 0) return { subscriptions: [], charges: [], invoices: [] };
-  const chargeRows = await db
-    .select({
-      id: charges.id,
-      subscriptionId: charges.subscriptionId,
-      planName: plans.name,
-      periodStart: charges.periodStart,
-      amountMinor: charges.amountMinor,
-      currency: charges.currency,
-      status: charges.status,
-      paidAt: charges.paidAt,
-    })
-    .from(charges)
-    .innerJoin(plans, eq(plans.id, charges.planId))
-    .where(inArray(charges.subscriptionId, ids))
-    .orderBy(desc(charges.periodStart), desc(charges.createdAt))
-    .limit(RECENT);
-  const invoiceRows = await db
-    .select({
-      number: invoices.number,
-      link: invoices.link,
-      status: invoices.status,
-      amountMinor: invoices.amountMinor,
-      currency: invoices.currency,
-      createdAt: invoices.createdAt,
-    })
-    .from(invoices)
-    .innerJoin(charges, eq(charges.id, invoices.chargeId))
-    .where(inArray(charges.subscriptionId, ids))
-    .orderBy(desc(invoices.createdAt))
-    .limit(RECENT);
+  const [chargeRows, invoiceRows] = await Promise.all([
+    db
+      .select({
+        id: charges.id,
+        subscriptionId: charges.subscriptionId,
+        planName: plans.name,
+        periodStart: charges.periodStart,
+        amountMinor: charges.amountMinor,
+        currency: charges.currency,
+        status: charges.status,
+        paidAt: charges.paidAt,
+      })
+      .from(charges)
+      .innerJoin(plans, eq(plans.id, charges.planId))
+      .where(inArray(charges.subscriptionId, ids))
+      .orderBy(desc(charges.periodStart), desc(charges.createdAt))
+      .limit(RECENT),
+    db
+      .select({
+        number: invoices.number,
+        link: invoices.link,
+        status: invoices.status,
+        amountMinor: invoices.amountMinor,
+        currency: invoices.currency,
+        createdAt: invoices.createdAt,
+      })
+      .from(invoices)
+      .innerJoin(charges, eq(charges.id, invoices.chargeId))
+      .where(inArray(charges.subscriptionId, ids))
+      .orderBy(desc(invoices.createdAt))
+      .limit(RECENT),
+  ]);
   return { subscriptions: subscriptionRows, charges: chargeRows, invoices: invoiceRows };
 }

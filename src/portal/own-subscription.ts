@@ -1,45 +1,23 @@
-import { and, eq } from "drizzle-orm";
-import type { IntervalUnit } from "../billing/index.js";
+import { z } from "zod";
 import type { EngineContext } from "../context/index.js";
-import { paymentMethods, plans, subscriptions } from "../db/schema/index.js";
+import { type AccountSubscription, accountSubscriptions } from "./customer-account.js";
 
 /**
  * Rule: every portal action names a subscription in its form, and acts only when that subscription
- * belongs to the session's customer; any other id is answered as if it did not exist.
+ * belongs to the session's customer; any other id (or anything that is not an id) is answered as if
+ * it did not exist.
  */
-export interface OwnSubscription {
-  id: string;
-  status: string;
-  cancelAtPeriodEnd: boolean;
-  planId: string;
-  currency: string;
-  amountMinor: number;
-  intervalUnit: IntervalUnit;
-  intervalCount: number;
-  cardKind: "recurring" | "autosave" | null;
-}
+export type OwnSubscription = AccountSubscription;
+
+const subscriptionId = z.uuid();
 
 /** The customer's subscription with this id, or null when it is not theirs (or not a subscription). */
 export async function ownSubscription(
   ctx: Pick<EngineContext, "db">,
   customerId: string,
-  subscriptionId: string,
+  id: string,
 ): Promise<OwnSubscription | null> {
-  const [row] = await ctx.db
-    .select({
-      id: subscriptions.id,
-      status: subscriptions.status,
-      cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd,
-      planId: subscriptions.planId,
-      currency: plans.currency,
-      amountMinor: plans.amountMinor,
-      intervalUnit: plans.intervalUnit,
-      intervalCount: plans.intervalCount,
-      cardKind: paymentMethods.kind,
-    })
-    .from(subscriptions)
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .leftJoin(paymentMethods, eq(paymentMethods.id, subscriptions.paymentMethodId))
-    .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.customerId, customerId)));
+  if (!subscriptionId.safeParse(id).success) return null;
+  const [row] = await accountSubscriptions(ctx, customerId, id);
   return row ?? null;
 }

@@ -1,41 +1,58 @@
-import { and, eq, isNull, ne } from "drizzle-orm";
-import { type IntervalUnit, sameInterval } from "../billing/index.js";
+import { and, inArray, isNull, or } from "drizzle-orm";
 import type { EngineContext } from "../context/index.js";
 import { plans } from "../db/schema/index.js";
+import { type ChangingSubscription, type PlanFacts, planChangeRefusal } from "../plan-changes/index.js";
 
 /**
- * Plans a subscription may move to in the portal. Rule: only changes changePlan would take are
- * offered: a plan that takes subscriptions (not archived), in the subscription's currency, not its
- * own; and, for a card saved as a recurring token (the gateway charges it only the amount it was
- * enrolled for), only a plan of the same price and interval.
+ * Plans the portal offers each subscription to move to. Rule: only changes changePlan would take,
+ * as its own rules say (plan-changes/refusals.ts): not archived, the subscription's currency, not
+ * its own plan, a trialing or active subscription, and for a card saved as a recurring token only a
+ * plan of the amount it was enrolled for and the same interval. One query for the whole account;
+ * cheapest first.
  */
-export interface ChangingSubscription {
+export interface SubscriptionChangingPlan extends ChangingSubscription {
+  readonly id: string;
   readonly planId: string;
   readonly currency: string;
-  readonly amountMinor: number;
-  readonly intervalUnit: IntervalUnit;
-  readonly intervalCount: number;
-  readonly cardKind: "recurring" | "autosave" | null;
 }
 
-export async function plansToChangeTo(ctx: Pick<EngineContext, "db">, sub: ChangingSubscription) {
-  const offered = await ctx.db
-    .select({
-      id: plans.id,
-      name: plans.name,
-      amountMinor: plans.amountMinor,
-      currency: plans.currency,
-      intervalUnit: plans.intervalUnit,
-      intervalCount: plans.intervalCount,
-    })
+export async function plansToChangeTo(
+  ctx: Pick<EngineContext, "db">,
+  subscriptions: readonly SubscriptionChangingPlan[],
+): Promise<Map<string, PlanFacts[]>> {
+  if (subscriptions.length === 0) return new Map();
+  const rows = await ctx.db
+    .select()
     .from(plans)
-    .where(and(isNull(plans.archivedAt), eq(plans.currency, sub.currency), ne(plans.id, sub.planId)))
+    .where(
+      or(
+        and(
+          isNull(plans.archivedAt),
+          inArray(plans.currency, [...new Set(subscriptions.map((s) => s.currency))]),
+        ),
+        inArray(
+          plans.id,
+          subscriptions.map((s) => s.planId),
+        ),
+      ),
+    )
     .orderBy(plans.amountMinor, plans.name);
-  if (sub.cardKind !== "recurring") return offered;
-  const interval = { unit: sub.intervalUnit, count: sub.intervalCount };
-  return offered.filter(
-    (plan) =>
-      plan.amountMinor === sub.amountMinor &&
-      sameInterval(interval, { unit: plan.intervalUnit, count: plan.intervalCount }),
+  const facts = rows.map(
+    (row): PlanFacts => ({
+      id: row.id,
+      name: row.name,
+      amountMinor: row.amountMinor,
+      currency: row.currency,
+      interval: { unit: row.intervalUnit, count: row.intervalCount },
+      billingMode: row.billingMode,
+      archived: row.archivedAt !== null,
+    }),
+  );
+  const byId = new Map(facts.map((plan) => [plan.id, plan]));
+  return new Map(
+    subscriptions.map((sub) => {
+      const from = byId.get(sub.planId)!;
+      return [sub.id, facts.filter((plan) => planChangeRefusal(sub, from, plan) === null)];
+    }),
   );
 }

@@ -44,7 +44,6 @@ import { changePlanAction, planChoicesFor } from "./plan-change.js";
  */
 
 const COOKIE: SessionCookie = { name: "billing_portal", path: PORTAL_PATH };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CSS = join(dirname(fileURLToPath(import.meta.url)), "assets", "portal.css");
 /**
  * form-action is enforced on a form's redirects too: the card form ends at the gateway's hosted
@@ -178,7 +177,7 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
       const own = async (request: FastifyRequest, reply: FastifyReply): Promise<OwnSubscription | null> => {
         const session = request.portalSession as PortalSession;
         const { id } = request.params as { id: string };
-        const found = UUID.test(id) ? await ownSubscription(ctx, session.customerId, id) : null;
+        const found = await ownSubscription(ctx, session.customerId, id);
         if (!found) {
           const language = languageOf(request, session.language);
           const text = TEXT[language];
@@ -197,13 +196,10 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
       };
 
       portal.get("/subscriptions/:id/cancel", async (request, reply) => {
-        const sub = await own(request, reply);
-        if (!sub) return reply;
+        const subscription = await own(request, reply);
+        if (!subscription) return reply;
         const session = request.portalSession as PortalSession;
         const language = languageOf(request, session.language);
-        const account = await customerAccount(ctx, session.customerId);
-        const subscription = account.subscriptions.find((row) => row.id === sub.id);
-        if (!subscription) return reply;
         return reply
           .type(HTML)
           .send(confirmCancelPage({ session, subscription, language, text: TEXT[language], zone }));

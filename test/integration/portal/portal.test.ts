@@ -8,6 +8,7 @@ import {
   plans,
   portalLinks,
   portalSessions,
+  subscriptions,
 } from "../../../src/db/schema/index.js";
 import { startServer } from "../../../src/http/index.js";
 import { changePlan } from "../../../src/plan-changes/index.js";
@@ -373,6 +374,10 @@ describe("changing plan", () => {
       const scheduled = await (await on.get("/portal")).text();
       expect(scheduled).toContain('<p class="pending" data-pending-plan>Moves to <bdi>');
       expect(scheduled).toContain('on <bdi class="date">15 Feb 2026</bdi>.');
+
+      // A past_due subscription pays its debt before it changes plan: nothing is offered.
+      await db.update(subscriptions).set({ status: "past_due" }).where(eq(subscriptions.id, carol.id));
+      expect(await (await on.get("/portal")).text()).not.toContain('data-action="plan"');
     } finally {
       await allowing.close();
     }
