@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { EngineContext } from "../context/index.js";
 import { coupons } from "../db/schema/index.js";
@@ -13,10 +13,13 @@ export async function getCoupon(
   ctx: Pick<EngineContext, "db">,
   idOrCode: string,
 ): Promise<StoredCoupon | null> {
-  const byId = z.uuid().safeParse(idOrCode).success;
-  const [row] = await ctx.db
-    .select()
-    .from(coupons)
-    .where(byId ? eq(coupons.id, idOrCode) : eq(coupons.code, normaliseCouponCode(idOrCode)));
+  const [row] = await ctx.db.select().from(coupons).where(couponNamed(idOrCode));
   return row ? toStoredCoupon(row) : null;
+}
+
+/** The condition that finds a coupon by its id, or else its code. */
+export function couponNamed(idOrCode: string): SQL {
+  return z.uuid().safeParse(idOrCode).success
+    ? eq(coupons.id, idOrCode)
+    : eq(coupons.code, normaliseCouponCode(idOrCode));
 }

@@ -108,8 +108,7 @@ export function couponRoutes(app: ApiApp, ctx: EngineContext): void {
       },
     },
     async (request) => {
-      const found = await getCoupon(ctx, request.params.id);
-      const coupon = found && (await archiveCoupon(ctx, { couponId: found.id, actor: actorOf(request) }));
+      const coupon = await archiveCoupon(ctx, { idOrCode: request.params.id, actor: actorOf(request) });
       if (!coupon) throw notFound("coupon", request.params.id);
       return presentCoupon(coupon);
     },

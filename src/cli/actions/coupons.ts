@@ -82,10 +82,7 @@ export async function archive(
   _options: unknown,
   command: Command,
 ): Promise<void> {
-  const coupon = await cli.withDatabase(async (ctx) => {
-    const found = await getCoupon(ctx, idOrCode);
-    return found && archiveCoupon(ctx, { couponId: found.id, actor: CLI_ACTOR });
-  });
+  const coupon = await cli.withDatabase((ctx) => archiveCoupon(ctx, { idOrCode, actor: CLI_ACTOR }));
   if (!coupon) throw new CliError(`no coupon ${idOrCode}`);
   const shown = presentCoupon(coupon);
   cli.output(command).result(shown, () => fields(shown));
