@@ -1,5 +1,4 @@
 import { isLive } from "../../billing/index.js";
-import { toDecimalString } from "../../money/index.js";
 import type {
   AccountCharge,
   AccountInvoice,
@@ -7,7 +6,7 @@ import type {
   CustomerAccount,
   PortalSession,
 } from "../../portal/index.js";
-import { html, type Raw } from "../ops/html.js";
+import { html, money, type Raw } from "../ops/html.js";
 import { amount, card, date, fill } from "./format.js";
 import type { Language, NoticeKey, PortalText } from "./i18n.js";
 import { portalLayout } from "./layout.js";
@@ -60,7 +59,7 @@ function actions(sub: AccountSubscription, input: AccountPageInput): Raw {
   if (isLive(sub.status) && !sub.cancelAtPeriodEnd && choices.length > 0) {
     const options = choices.map(
       (plan) =>
-        html`<option value="${plan.id}">${plan.name} — ${toDecimalString(plan.amountMinor, plan.currency)} ${plan.currency}</option>`,
+        html`<option value="${plan.id}">${plan.name} — ${money(plan.amountMinor, plan.currency)}</option>`,
     );
     forms.push(html`<form method="post" action="${base}/plan" class="plan-change">${hidden(session.csrfToken, language)}
 <label for="plan-${sub.id}">${text.changeTo}</label>

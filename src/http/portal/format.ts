@@ -1,6 +1,5 @@
 import { DateTime } from "luxon";
-import { toDecimalString } from "../../money/index.js";
-import { esc, html, Raw, raw } from "../ops/html.js";
+import { esc, html, money, Raw, raw } from "../ops/html.js";
 import type { PortalText } from "./i18n.js";
 
 /**
@@ -11,7 +10,7 @@ import type { PortalText } from "./i18n.js";
  */
 
 export function amount(minor: number, currency: string): Raw {
-  return html`<span class="num" dir="ltr">${toDecimalString(minor, currency)} ${currency}</span>`;
+  return html`<span class="num" dir="ltr">${money(minor, currency)}</span>`;
 }
 
 export function date(value: Date | null, text: PortalText, zone: string): Raw {
