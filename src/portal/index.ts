@@ -2,13 +2,7 @@
  * The customer portal's services: magic links (create, open once), sessions, and what a customer
  * sees. The pages and their actions are in src/http/portal.
  */
-export {
-  createPortalLink,
-  PORTAL_OPEN_PATH,
-  PORTAL_PATH,
-  type PortalLink,
-  type PortalLinkInput,
-} from "./create-portal-link.js";
+export { createPortalLink, PORTAL_PATH, type PortalLink } from "./create-portal-link.js";
 export {
   type AccountCharge,
   type AccountInvoice,
@@ -17,7 +11,7 @@ export {
   customerAccount,
 } from "./customer-account.js";
 export { PortalCustomerNotFoundError } from "./errors.js";
-export { inspectPortalLink, type OpenedPortalLink, openPortalLink } from "./open-portal-link.js";
+export { inspectPortalLink, openPortalLink } from "./open-portal-link.js";
 export { type OwnSubscription, ownSubscription } from "./own-subscription.js";
 export { plansToChangeTo } from "./plan-choices.js";
 export { closePortalSession, findPortalSession, type PortalSession } from "./sessions.js";

@@ -1,10 +1,4 @@
 /** What each charge costs: the live coupon and the subscription's credit, applied to plan prices. */
 export { createdChargeEvents } from "./charge-events.js";
-export {
-  type DiscountUse,
-  type LiveDiscount,
-  liveDiscounts,
-  recordDiscountUse,
-  termFieldsOf,
-} from "./live-discounts.js";
+export { type LiveDiscount, liveDiscounts, recordDiscountUse, termFieldsOf } from "./live-discounts.js";
 export { type PricedPeriods, pricePeriods } from "./price-periods.js";
