@@ -20,8 +20,8 @@ export function pricePeriods(
 ): PricedPeriods {
   const charges: PeriodCharge[] = [];
   let credit = creditMinor;
-  let applied = discount?.periodsApplied ?? 0;
-  let used = 0;
+  const before = discount?.periodsApplied ?? 0;
+  let applied = before;
   let ended = false;
   for (let i = 0; i < periods; i++) {
     const charge = chargeForPeriod({
@@ -33,10 +33,10 @@ export function pricePeriods(
     credit = charge.creditLeftMinor;
     if (charge.discountApplied) {
       applied += 1;
-      used += 1;
       ended = charge.discountEnds;
     }
   }
+  const used = applied - before;
   const discountUse =
     discount && used > 0
       ? { discountId: discount.id, couponId: discount.couponId, periods: used, ended }
