@@ -1,6 +1,7 @@
-import { and, asc, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { EngineContext } from "../context/index.js";
+import { afterCursor } from "../db/keyset.js";
 import { coupons } from "../db/schema/index.js";
 import { type StoredCoupon, toStoredCoupon } from "./coupon-record.js";
 
@@ -26,17 +27,10 @@ export async function listCoupons(
   options: ListCouponsOptions = {},
 ): Promise<CouponPage> {
   const { includeArchived, limit, after } = listCouponsOptions.parse(options);
-  const conditions: SQL[] = [];
-  if (!includeArchived) conditions.push(isNull(coupons.archivedAt));
-  if (after) {
-    conditions.push(
-      sql`(${coupons.createdAt}, ${coupons.id}) > (select c.created_at, c.id from ${coupons} c where c.id = ${after})`,
-    );
-  }
   const rows = await ctx.db
     .select()
     .from(coupons)
-    .where(and(...conditions))
+    .where(and(includeArchived ? undefined : isNull(coupons.archivedAt), afterCursor(coupons, after)))
     .orderBy(asc(coupons.createdAt), asc(coupons.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);

@@ -1,6 +1,7 @@
-import { and, asc, type SQL, sql } from "drizzle-orm";
+import { asc } from "drizzle-orm";
 import { z } from "zod";
 import type { EngineContext } from "../context/index.js";
+import { afterCursor } from "../db/keyset.js";
 import { customers } from "../db/schema/index.js";
 import type { Customer } from "./customer-record.js";
 
@@ -27,16 +28,10 @@ export async function listCustomers(
   options: ListCustomersOptions = {},
 ): Promise<CustomerPage> {
   const { limit, after } = listCustomersOptions.parse(options);
-  const conditions: SQL[] = [];
-  if (after) {
-    conditions.push(
-      sql`(${customers.createdAt}, ${customers.id}) > (select c.created_at, c.id from ${customers} c where c.id = ${after})`,
-    );
-  }
   const rows = await ctx.db
     .select()
     .from(customers)
-    .where(and(...conditions))
+    .where(afterCursor(customers, after))
     .orderBy(asc(customers.createdAt), asc(customers.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);

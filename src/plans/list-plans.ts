@@ -1,6 +1,7 @@
-import { and, asc, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { EngineContext } from "../context/index.js";
+import { afterCursor } from "../db/keyset.js";
 import { plans } from "../db/schema/index.js";
 import { type StoredPlan, toStoredPlan } from "./plan-record.js";
 
@@ -29,17 +30,10 @@ export async function listPlans(
   options: ListPlansOptions = {},
 ): Promise<PlanPage> {
   const { includeArchived, limit, after } = listPlansOptions.parse(options);
-  const conditions: SQL[] = [];
-  if (!includeArchived) conditions.push(isNull(plans.archivedAt));
-  if (after) {
-    conditions.push(
-      sql`(${plans.createdAt}, ${plans.id}) > (select p.created_at, p.id from ${plans} p where p.id = ${after})`,
-    );
-  }
   const rows = await ctx.db
     .select()
     .from(plans)
-    .where(and(...conditions))
+    .where(and(includeArchived ? undefined : isNull(plans.archivedAt), afterCursor(plans, after)))
     .orderBy(asc(plans.createdAt), asc(plans.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);

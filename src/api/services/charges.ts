@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { ChargeState } from "../../billing/index.js";
 import type { Db } from "../../db/index.js";
+import { afterCursor } from "../../db/keyset.js";
 import { chargeAttempts, charges, invoices } from "../../db/schema/index.js";
 import { notFound } from "../problem.js";
-import { afterCursor, type Page, type PageRequest, toPage } from "./page.js";
+import { type Page, type PageRequest, toPage } from "./page.js";
 
 /** Reads of charges and invoices for the merchant API. */
 

@@ -4,9 +4,10 @@ import type { SubscriptionState } from "../../billing/index.js";
 // reads, not the redemption services and what they import (cancellation, queues, the gateway).
 import { type LiveDiscount, liveDiscounts } from "../../coupons/live-discount.js";
 import type { Db } from "../../db/index.js";
+import { afterCursor } from "../../db/keyset.js";
 import { events, planChanges, subscriptions } from "../../db/schema/index.js";
 import { notFound } from "../problem.js";
-import { afterCursor, type Page, type PageRequest, toPage } from "./page.js";
+import { type Page, type PageRequest, toPage } from "./page.js";
 
 /** Reads of subscriptions and their event log for the merchant API. */
 
