@@ -7,12 +7,14 @@ import {
 
 /**
  * A charge is what a subscription owes for one period; it is collected through one or more payment
- * attempts against the gateway (GetnewPayment with the saved card token).
+ * attempts against the gateway: GetnewPayment with the saved card token, or hosted checkouts the
+ * customer opens from a payment link while the charge is `awaiting_payment`.
  */
 export const CHARGE_STATES = [
   "scheduled",
   "processing",
   "retrying",
+  "awaiting_payment",
   "paid",
   "needs_review",
   "uncollectible",
@@ -24,6 +26,8 @@ export type ChargeState = (typeof CHARGE_STATES)[number];
 export const CHARGE_TRANSITIONS = {
   scheduled: [
     "processing", // the first attempt is sent
+    "awaiting_payment", // the subscription pays by link: the link went to the customer
+    "paid", // a checkout of its old payment link was paid after the subscription went back to its card
     "uncollectible", // the card token was already unusable, so nothing was sent
     "canceled", // the subscription was canceled or the period voided before the charge was due
   ],
@@ -36,9 +40,18 @@ export const CHARGE_TRANSITIONS = {
   ],
   retrying: [
     "processing", // the next retry is sent
+    "awaiting_payment", // the subscription switched to payment links: the link replaces the retries
     "paid", // an attempt closed as "not found" was applied by the gateway late (late-payment.ts)
     "uncollectible", // the card token became unusable before the retry was due
     "canceled", // the subscription was canceled or the merchant forgave the debt
+  ],
+  awaiting_payment: [
+    "paid", // CheckStatus confirmed a checkout of the link was paid
+    "uncollectible", // the reminders ran out unpaid (the dunning policy's terminal action)
+    "canceled", // the subscription was canceled or the merchant voided the charge
+    "scheduled", // the subscription switched to its card before the first reminder
+    "retrying", // the subscription switched to its card after the first reminder
+    // Not processing: checkouts are attempts of their own while the charge waits for the customer.
   ],
   needs_review: [
     "paid", // the review found the gateway took the money

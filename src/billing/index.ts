@@ -77,7 +77,14 @@ export {
   latePaymentDecision,
   lateWatchDelaySeconds,
 } from "./late-payment.js";
+export { firstLateCheckSeconds, lateWatchPolicy } from "./late-watch.js";
 export { monthlyRecurringMinor, type PlanShare } from "./mrr.js";
+export {
+  COLLECTION_METHODS,
+  type CollectionMethod,
+  type LinkStep,
+  nextLinkStep,
+} from "./payment-link.js";
 export {
   CardExpiryFormatError,
   EXPIRY_NOTICE_WINDOW,

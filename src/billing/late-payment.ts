@@ -41,7 +41,10 @@ export function lateWatchDelaySeconds(
  *
  * | charge        | decision                                                                |
  * |---------------|-------------------------------------------------------------------------|
- * | retrying      | pay: the charge is paid by the late payment; no retry will go           |
+ * | scheduled,    | pay: the charge is paid by the late payment; no retry will go (a        |
+ * | retrying,     | scheduled charge has such an attempt when its payment link was paid     |
+ * | awaiting_     | after the subscription went back to its card; awaiting_payment is the   |
+ * |  payment      | charge whose payment link was paid, see payment-links/)                 |
  * | uncollectible | pay: as above; an invoice already issued for it is reported to void     |
  * | paid          | refund: another attempt paid the period, the late money is a duplicate  |
  * | canceled      | hold: money for a charge nobody owes; an operator decides (as a payment |
@@ -65,7 +68,9 @@ export function latePaymentDecision(
   subscriptionState: SubscriptionState,
 ): LatePaymentDecision {
   switch (chargeState) {
+    case "scheduled":
     case "retrying":
+    case "awaiting_payment":
     case "uncollectible": {
       assertChargeTransition(chargeState, "paid");
       const recovers =
@@ -85,7 +90,5 @@ export function latePaymentDecision(
     case "processing":
     case "needs_review":
       return { kind: "wait" };
-    case "scheduled":
-      throw new RangeError("a scheduled charge has no closed attempt that could be paid late");
   }
 }

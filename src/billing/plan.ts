@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isCurrency, type Money, MoneyFormatError, toMinor } from "../money/index.js";
 import { INTERVAL_UNITS, type IntervalUnit } from "./interval-units.js";
+import { COLLECTION_METHODS, type CollectionMethod } from "./payment-link.js";
 import type { BillingInterval } from "./periods.js";
 import { storableText } from "./storable-text.js";
 
@@ -24,6 +25,10 @@ export interface Plan {
   /** The gateway product this plan sells, when the merchant links one. */
   readonly productId?: string | null;
   readonly billingMode: BillingMode;
+  /** What a new subscription uses unless its enrolment says otherwise (billing/payment-link.ts). */
+  readonly collectionMethod: CollectionMethod;
+  /** The trial starts without a card; the first charge after it goes out as a payment link. */
+  readonly trialWithoutCard: boolean;
 }
 
 /** A validated plan before it is stored and given an id. */
@@ -138,6 +143,12 @@ export function planInputSchema({ currencies }: PlanInputOptions = {}) {
         billing_mode: z
           .enum(BILLING_MODES, { error: `billing_mode must be one of ${BILLING_MODES.join(", ")}` })
           .default("recurring"),
+        collection_method: z
+          .enum(COLLECTION_METHODS, {
+            error: `collection_method must be one of ${COLLECTION_METHODS.join(", ")}`,
+          })
+          .default("charge_automatically"),
+        trial_without_card: z.boolean({ error: "trial_without_card must be true or false" }).default(false),
       },
       {
         error: (issue) =>
@@ -148,6 +159,13 @@ export function planInputSchema({ currencies }: PlanInputOptions = {}) {
       (input, ctx) => {
         const minor = positiveMinorUnits(input.amount, input.currency);
         if (typeof minor === "string") ctx.addIssue({ code: "custom", path: ["amount"], message: minor });
+        if (input.trial_without_card === true && !(Number(input.trial_days) > 0)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["trial_without_card"],
+            message: "trial_without_card needs trial_days of at least 1",
+          });
+        }
       },
       {
         // Also when other fields failed, as long as the amount and the currency themselves are fine.
@@ -167,6 +185,8 @@ export function planInputSchema({ currencies }: PlanInputOptions = {}) {
         trialDays: input.trial_days,
         productId: input.product_id ?? null,
         billingMode: input.billing_mode,
+        collectionMethod: input.collection_method,
+        trialWithoutCard: input.trial_without_card,
       }),
     );
 }

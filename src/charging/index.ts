@@ -5,6 +5,7 @@
  */
 export { callGateway, type GatewayCharge } from "./call-gateway.js";
 export { type ClaimedCharge, claimBatch, type RecordedAttempt, recordAttempt } from "./claim-batch.js";
+export type { LockedCharge } from "./decide-outcome.js";
 export {
   AttemptInFlightError,
   ChargeBatchRetryError,
@@ -22,10 +23,15 @@ export {
   TOKEN_NOT_FOUND_CODE,
 } from "./gateway-report.js";
 export { type ChargeWorkerOptions, ensureChargeJob, startChargeWorker } from "./jobs.js";
-export { firstLateCheckSeconds, lateWatchPolicy } from "./late-watch.js";
 export { type ChargeSnapshot, loadCharge, loadCharges, type OpenAttempt } from "./load-charges.js";
 export { lockCharges } from "./lock-charges.js";
 export { chargeOrderId } from "./order-id.js";
+export {
+  isPaymentLinkSignature,
+  PAYMENT_LINK_PREFIX,
+  paymentLinkSignature,
+  paymentLinkUrl,
+} from "./payment-link-url.js";
 export { processCharge } from "./process-charge.js";
 export {
   type BatchOptions,
@@ -49,5 +55,6 @@ export {
 } from "./reconcile-held-charge.js";
 export type { ChargeResult, SkipReason } from "./result.js";
 export { resumableOnNewCard } from "./resumable.js";
+export { sendPaymentLinks, sendPaymentLinksIn } from "./send-payment-links.js";
 export { type FinalReport, type OutcomeInput, recordOutcome, settleBatch } from "./settle-batch.js";
 export { type SubscriptionPatch, subscriptionPatch } from "./subscription-patch.js";

@@ -1,5 +1,5 @@
 import type { DateTime } from "luxon";
-import type { ChargeState, SubscriptionState, TokenLifecycle } from "../billing/index.js";
+import type { ChargeState, CollectionMethod, SubscriptionState, TokenLifecycle } from "../billing/index.js";
 import type { SealedToken } from "../crypto/index.js";
 import { type Db, pgInstant, pgInstantOrNull, pgInteger } from "../db/index.js";
 import { resumableOnNewCard } from "./resumable.js";
@@ -31,6 +31,7 @@ export interface ChargeSnapshot {
     readonly id: string;
     readonly customerId: string;
     readonly status: SubscriptionState;
+    readonly collectionMethod: CollectionMethod;
   };
   readonly paymentMethod: {
     readonly id: string;
@@ -64,6 +65,7 @@ interface Row {
   resumable: boolean;
   customer_id: string;
   subscription_status: SubscriptionState;
+  collection_method: CollectionMethod;
   pm_id: string | null;
   pm_kind: "recurring" | "autosave";
   pm_amount_minor: string | null;
@@ -94,7 +96,7 @@ export async function loadCharges(
     select c.id, c.subscription_id, c.status, c.amount_minor, c.currency, c.attempt_count,
            c.next_attempt_at,
            ${resumableOnNewCard(db.$client)} as resumable,
-           s.customer_id, s.status as subscription_status,
+           s.customer_id, s.status as subscription_status, s.collection_method,
            pm.id as pm_id, pm.kind as pm_kind, pm.amount_minor as pm_amount_minor, pm.token_ciphertext, pm.token_nonce, pm.token_tag,
            pm.token_key_id, pm.issued_at, pm.expires_at, pm.deactivated_at, pm.unusable_at,
            a.id as attempt_id, a.order_id, a.attempt_number, a.status as attempt_status,
@@ -136,7 +138,12 @@ function snapshotOf(row: Row): ChargeSnapshot {
       nextAttemptAt: pgInstantOrNull(row.next_attempt_at),
       resumable: row.resumable === true,
     },
-    subscription: { id: row.subscription_id, customerId: row.customer_id, status: row.subscription_status },
+    subscription: {
+      id: row.subscription_id,
+      customerId: row.customer_id,
+      status: row.subscription_status,
+      collectionMethod: row.collection_method,
+    },
     paymentMethod:
       row.pm_id === null
         ? null

@@ -12,6 +12,7 @@ import { readiness } from "./readiness.js";
 import { reconcileAttempt } from "./reconcile.js";
 import { type ChargeResult, skipped } from "./result.js";
 import { type BatchSink, type SendableAttempt, sendBatch } from "./send-batch.js";
+import { sendPaymentLinks } from "./send-payment-links.js";
 import { type OutcomeInput, settleBatch } from "./settle-batch.js";
 import { settleUnusableToken } from "./settle-unusable-token.js";
 
@@ -21,7 +22,9 @@ import { settleUnusableToken } from "./settle-unusable-token.js";
  *   1. load every charge of the batch in one query (load-charges.ts);
  *   2. an open attempt (in_flight or unknown) is reconciled FIRST, with CheckStatus on its orderId
  *      (reconcile.ts); only when that proves no money moved may a new attempt follow;
- *   3. a charge that is not ready (settled, not due, under review) is left alone;
+ *   3. a charge that is not ready (settled, not due, under review, awaiting its payment link) is
+ *      left alone, and a charge of a subscription that pays by link gets its link instead of a card
+ *      attempt (send-payment-links.ts);
  *   4. a card that cannot be charged ends collection without calling the gateway
  *      (settle-unusable-token.ts);
  *   5. a waiting charge of a canceled subscription is canceled, never sent (cancel-orphaned-charge.ts);
@@ -99,10 +102,16 @@ export async function processChargeBatch(
   const snapshots = await load(run, ids);
   for (const id of ids) if (!snapshots.has(id)) run.sink.failures.set(id, new ChargeNotFoundError(id));
 
-  const waiting = [...snapshots.values()].filter((s) => !s.openAttempt);
+  // A charge waiting for its payment link is the customer's to pay: its checkouts are not card
+  // attempts to reconcile or retry here (payment-links/ settles them).
+  for (const { charge } of snapshots.values())
+    if (charge.status === "awaiting_payment")
+      run.sink.results.set(charge.id, skipped(charge.id, "awaiting_customer"));
+  const live = [...snapshots.values()].filter((s) => s.charge.status !== "awaiting_payment");
+  const waiting = live.filter((s) => !s.openAttempt);
   const released = await reconcileOpen(
     run,
-    [...snapshots.values()].filter((s) => s.openAttempt),
+    live.filter((s) => s.openAttempt),
   );
   const due = [...waiting, ...(await load(run, released)).values()];
   if (due.length > 0 && (await collectionPaused(ctx.db.$client))) {
@@ -192,6 +201,10 @@ async function prepare(run: Run, snapshot: ChargeSnapshot): Promise<Prepared | n
     const ready = readiness(charge, now, run.force);
     if (ready === "in_progress") return skipped(charge.id, "claimed_elsewhere");
     if (ready !== "ready") return skipped(charge.id, ready);
+    if (subscription.collectionMethod === "send_payment_link" && subscription.status !== "canceled") {
+      const sent = await sendPaymentLinks(ctx, [charge.id], "system");
+      return skipped(charge.id, sent.length > 0 ? "link_sent" : "claimed_elsewhere");
+    }
 
     const token = paymentMethod ? tokenStatus(paymentMethod.lifecycle, now) : "missing";
     const unusable = !paymentMethod

@@ -13,9 +13,16 @@ import type { ChargeState } from "../billing/index.js";
  *   retrying charge; uncollectible → processing is allowed by the charge state machine);
  * - processing: never; its open attempt is reconciled instead;
  * - needs_review: never; an operator settles it;
+ * - awaiting_payment: never; the customer pays it through its payment link (payment-links/);
  * - paid, canceled: never, they are final.
  */
-export type Readiness = "ready" | "settled" | "not_due" | "needs_review" | "in_progress";
+export type Readiness =
+  | "ready"
+  | "settled"
+  | "not_due"
+  | "needs_review"
+  | "in_progress"
+  | "awaiting_customer";
 
 export interface ChargeTiming {
   readonly status: ChargeState;
@@ -34,6 +41,8 @@ export function readiness(charge: ChargeTiming, now: DateTime, force: boolean): 
       return force || resumable ? "ready" : "settled";
     case "needs_review":
       return "needs_review";
+    case "awaiting_payment":
+      return "awaiting_customer";
     case "processing":
       return "in_progress";
     case "scheduled":

@@ -1,11 +1,11 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { ChargeState } from "../billing/index.js";
+import { firstLateCheckSeconds } from "../billing/index.js";
 import { type EngineContext, refreshClock } from "../context/index.js";
 import { chargeAttempts, charges } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
 import { countReconcile, type ReconcileOutcome } from "../metrics/index.js";
 import { ChargeNotFoundError, ChargeNotHeldError } from "./errors.js";
-import { firstLateCheckSeconds } from "./late-watch.js";
 import { defaultQuietPeriodMs, sentBefore } from "./quiet-period.js";
 import { lookUpStatus } from "./reconcile.js";
 import { decideReconcile } from "./reconcile-decision.js";

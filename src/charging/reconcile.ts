@@ -1,8 +1,8 @@
+import { firstLateCheckSeconds } from "../billing/index.js";
 import { recordGatewaySignal } from "../breaker/index.js";
 import type { EngineContext } from "../context/index.js";
 import { countReconcile } from "../metrics/index.js";
 import { AttemptInFlightError, ChargeOutcomeUnknownError } from "./errors.js";
-import { firstLateCheckSeconds } from "./late-watch.js";
 import type { OpenAttempt } from "./load-charges.js";
 import { markAttemptUnknown } from "./mark-attempt-unknown.js";
 import { decideReconcile, type StatusLookup } from "./reconcile-decision.js";

@@ -19,7 +19,7 @@ import { settlingFrom } from "./settling-from.js";
  * unusable-card path on its next run, without calling the gateway again).
  *
  * "Not found" is what a gateway that applies a payment late also says at first, so an attempt
- * released for it stays watched: lateCheckAfterSeconds sets its first re-check (late-watch.ts, on
+ * released for it stays watched: lateCheckAfterSeconds sets its first re-check (billing/late-watch.ts, on
  * Postgres's clock), and the late-payments sweep asks CheckStatus again over the watch window.
  *
  * When the subscription was canceled meanwhile (immediately, with this attempt in flight), the

@@ -44,6 +44,8 @@ export type ChargeResult =
  * - already_recorded: another worker recorded this outcome first;
  * - payment_method_unusable: forced on an uncollectible charge whose card cannot be charged;
  * - collection_paused: the gateway circuit breaker is open (breaker/); it waits, due, until resumed;
+ * - awaiting_customer: the charge waits for its payment link to be paid (payment-links/);
+ * - link_sent: the subscription pays by link; this call sent the link instead of charging a card;
  * - card_refused_once: the gateway refused the card (-7) for the first time; it is asked again
  *   after TOKEN_REFUSAL_CONFIRM_SECONDS before the card is retired.
  */
@@ -55,6 +57,8 @@ export type SkipReason =
   | "already_recorded"
   | "payment_method_unusable"
   | "collection_paused"
+  | "awaiting_customer"
+  | "link_sent"
   | "card_refused_once";
 
 export function skipped(chargeId: string, reason: SkipReason): ChargeResult {

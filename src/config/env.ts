@@ -107,6 +107,10 @@ export const envSchema = z.object({
     .enum(["true", "false"], { error: "expected true or false" })
     .default("false")
     .transform((value) => value === "true"),
+  // Collection by payment link (src/payment-links): days to pay after the last reminder before the
+  // dunning policy's terminal action, and how long an opened checkout is handed out again.
+  PAYMENT_LINK_GRACE_DAYS: int(0, 60).default(2),
+  PAYMENT_LINK_CHECKOUT_MINUTES: int(1, 24 * 60).default(30),
   BILLING_BATCH_SIZE: int(1, 10_000).default(500),
   DUNNING_RETRY_DAYS: csvDays.default([1, 3, 5, 7]),
   DUNNING_TERMINAL_ACTION: z.enum(["unpaid", "cancel"]).default("unpaid"),

@@ -15,6 +15,16 @@ export type SqlTx = postgres.TransactionSql;
 /** Where a tagged query may run: the pool, or inside a transaction. */
 export type SqlRunner = Sql | SqlTx;
 
+/**
+ * The postgres.js transaction under a drizzle one, so a step written as tagged queries can join a
+ * transaction a drizzle service opened. Drizzle's postgres-js session keeps it as `client`.
+ */
+export function sqlOf(tx: Tx): SqlTx {
+  const client = (tx as unknown as { session?: { client?: SqlTx } }).session?.client;
+  if (!client) throw new Error("not a drizzle postgres.js transaction");
+  return client;
+}
+
 export interface DbClient {
   /** Typed queries, including relational ones (`db.query.subscriptions.findMany`). */
   db: Db;

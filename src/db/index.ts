@@ -7,6 +7,7 @@ export {
   type Sql,
   type SqlRunner,
   type SqlTx,
+  sqlOf,
   type Tx,
 } from "./client.js";
 export { pgError, SqlState, violates } from "./errors.js";

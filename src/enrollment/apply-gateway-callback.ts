@@ -15,7 +15,7 @@ import { decideVerification, type VerificationDecision } from "./verification.js
 import { verifyPayment } from "./verify-payment.js";
 import { attemptVoidRefund } from "./void-refund.js";
 
-export type CallbackContext = Pick<EngineContext, "db" | "clock" | "gateway" | "vault" | "logger">;
+export type CallbackContext = Pick<EngineContext, "db" | "clock" | "gateway" | "vault" | "logger" | "config">;
 
 const callbackInput = z.object({
   source: z.enum(CALLBACK_SOURCES),
@@ -137,7 +137,7 @@ async function applyDecision(
   };
   switch (decision.kind) {
     case "complete": {
-      const completion = await completeEnrollment(tx, ctx.vault, {
+      const completion = await completeEnrollment(tx, ctx, {
         subscription,
         enrollment,
         decision,

@@ -22,12 +22,23 @@ const orderIdShape = z.uuid();
  * one of our ids (a uuid), or is given twice with different values.
  */
 export function readOrderId(params: Readonly<Record<string, string>>): string | null {
+  const orderId = onlyOrderId(params);
+  return orderId !== null && orderIdShape.safeParse(orderId).success ? orderId : null;
+}
+
+const CHARGE_ORDER_ID = /^chg_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}_[1-9][0-9]{0,8}$/;
+
+/** The same, for an order id of a charge attempt (`chg_<charge id>_<n>`: a payment link's checkout). */
+export function readChargeOrderId(params: Readonly<Record<string, string>>): string | null {
+  const orderId = onlyOrderId(params);
+  return orderId !== null && CHARGE_ORDER_ID.test(orderId) ? orderId : null;
+}
+
+function onlyOrderId(params: Readonly<Record<string, string>>): string | null {
   const values = new Set(
     Object.entries(params)
       .filter(([key]) => ORDER_ID_KEY.test(key))
       .map(([, value]) => value.trim().toLowerCase()),
   );
-  if (values.size !== 1) return null;
-  const [orderId] = values;
-  return orderIdShape.safeParse(orderId).success ? orderId! : null;
+  return values.size === 1 ? [...values][0]! : null;
 }

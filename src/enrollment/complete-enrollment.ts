@@ -1,11 +1,12 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import { assertTransition, tokenExpiry, trialEnd } from "../billing/index.js";
-import type { TokenVault } from "../crypto/index.js";
-import type { Tx } from "../db/index.js";
+import type { EngineContext } from "../context/index.js";
+import { sqlOf, type Tx } from "../db/index.js";
 import { enrollments, paymentMethods, plans, subscriptions } from "../db/schema/index.js";
-import { recordEvent } from "../events/index.js";
+import { EVENT_TYPES, recordEvent } from "../events/index.js";
 import type { CallbackSource } from "./callback-params.js";
+import { collectByCard } from "./collect-by-card.js";
 import { ENROLLMENT_EVENTS, GATEWAY_ACTOR } from "./events.js";
 import type { EnrollmentRow, SubscriptionRow } from "./records.js";
 import type { VerificationDecision, VoidOutcome } from "./verification.js";
@@ -44,9 +45,10 @@ export interface Completion {
  */
 export async function completeEnrollment(
   tx: Tx,
-  vault: TokenVault,
+  ctx: Pick<EngineContext, "vault" | "clock" | "config">,
   input: CompletionInput,
 ): Promise<Completion> {
+  const { vault } = ctx;
   const { subscription, enrollment, decision, now, source } = input;
   const sealed = vault.encrypt(decision.cardToken);
   const [method] = await tx
@@ -130,21 +132,31 @@ export async function completeEnrollment(
     await startSubscription(tx, subscription, method.id, common);
   } else if (subscription.status !== "canceled") {
     await replaceCard(tx, subscription, enrollment.id, method.id, common);
+    // A saved card ends collection by link: what waits for a link is charged to the card now.
+    if (subscription.collectionMethod === "send_payment_link") {
+      const moved = await collectByCard(ctx, sqlOf(tx), subscription.id);
+      await recordEvent(tx, {
+        ...common,
+        type: EVENT_TYPES.subscriptionCollectionMethodChanged,
+        data: { from: "send_payment_link", to: "charge_automatically", charges_to_card: moved },
+      });
+    }
   }
   return { paymentMethodId: method.id, voidRefund };
 }
 
-type EventCommon = { actor: string; occurredAt: DateTime; subscriptionId: string; customerId: string };
+export type EventCommon = { actor: string; occurredAt: DateTime; subscriptionId: string; customerId: string };
 
 /**
- * The first card is saved: with a trial the subscription is trialing until the trial ends, which is
- * also its billing anchor and first billing time; without one it is active from now, anchored now,
- * with the first period's charge due now (the scheduler creates it).
+ * The first card is saved, or a subscription that pays by link starts (no card: paymentMethodId
+ * null): with a trial the subscription is trialing until the trial ends, which is also its billing
+ * anchor and first billing time; without one it is active from now, anchored now, with the first
+ * period's charge due now (the scheduler creates it).
  */
-async function startSubscription(
+export async function startSubscription(
   tx: Tx,
   subscription: SubscriptionRow,
-  paymentMethodId: string,
+  paymentMethodId: string | null,
   common: EventCommon,
 ): Promise<void> {
   const [plan] = await tx.select().from(plans).where(eq(plans.id, subscription.planId));
@@ -171,6 +183,7 @@ async function startSubscription(
       plan_id: plan.id,
       status,
       payment_method_id: paymentMethodId,
+      collection_method: paymentMethodId === null ? "send_payment_link" : subscription.collectionMethod,
       billing_anchor: anchor.toISO(),
       next_billing_at: anchor.toISO(),
       trial_end: trial ? anchor.toISO() : null,

@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { COLLECTION_METHODS } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { lockRedeemableCoupon, redeemCoupon } from "../coupons/index.js";
 import { customers, plans, subscriptions } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
+import { startSubscription } from "./complete-enrollment.js";
 import { DuplicateSubscriptionError, EnrollmentError } from "./errors.js";
 import { ENROLLMENT_EVENTS } from "./events.js";
 import { insertEnrollment } from "./new-enrollment.js";
@@ -21,21 +23,53 @@ const enrollInput = z.object({
   allowDuplicate: z.boolean({ error: "allowDuplicate must be true or false" }).default(false),
   /** A coupon code to redeem on the new subscription. */
   coupon: z.string({ error: "coupon must be a coupon code" }).trim().min(1).optional(),
+  /** How the subscription pays; default the plan's (a plan with a cardless trial: by link). */
+  collectionMethod: z
+    .enum(COLLECTION_METHODS, { error: `collectionMethod must be one of ${COLLECTION_METHODS.join(", ")}` })
+    .optional(),
 });
 
 export type EnrollInput = z.input<typeof enrollInput>;
 
 export interface EnrollResult {
   subscriptionId: string;
+  collectionMethod: "charge_automatically";
   enrollmentId: string;
   /** Where to send the customer to enter the card. */
   checkoutUrl: string;
+}
+
+/** A subscription that pays by link started at once: no card, no checkout. */
+export interface LinkSubscribeResult {
+  subscriptionId: string;
+  collectionMethod: "send_payment_link";
+  enrollmentId: null;
+  checkoutUrl: null;
+}
+
+export type SubscribeResult = EnrollResult | LinkSubscribeResult;
+
+/** subscribe() for a caller that expects a card checkout (the plan collects by card). */
+export async function enroll(ctx: EnrollContext, input: EnrollInput): Promise<EnrollResult> {
+  const result = await subscribe(ctx, input);
+  if (result.checkoutUrl === null) {
+    throw new EnrollmentError(
+      "invalid_input",
+      `subscription ${result.subscriptionId} pays by payment link and asks for no card`,
+    );
+  }
+  return result;
 }
 
 /**
  * Subscribes a customer to a plan: a pending_enrollment subscription and its pending enrollment
  * (one transaction, with events), then the gateway checkout that saves the card. The subscription
  * starts when the gateway confirms the payment (applyGatewayCallback).
+ *
+ * A subscription that pays by link (collectionMethod send_payment_link, or the plan's default, or a
+ * plan whose trial needs no card) asks for no card: it starts at once, trialing or active, and each
+ * charge goes out as a payment link (payment-links/). A card added later turns it to
+ * charge_automatically.
  *
  * Refused with EnrollmentError before anything is written: an unknown customer or plan, an
  * archived plan or one in a currency the gateway account does not take, and (unless
@@ -56,14 +90,14 @@ export interface EnrollResult {
  *   stays pending for the sweep to settle from CheckStatus, and the subscription stays
  *   pending_enrollment; startReEnrollment(subscriptionId) gives a new checkout.
  */
-export async function enroll(ctx: EnrollContext, input: EnrollInput): Promise<EnrollResult> {
+export async function subscribe(ctx: EnrollContext, input: EnrollInput): Promise<SubscribeResult> {
   const parsed = enrollInput.safeParse(input);
   if (!parsed.success) {
     throw new EnrollmentError("invalid_input", parsed.error.issues.map((issue) => issue.message).join("; "));
   }
-  const { customerId, planId, actor, allowDuplicate, coupon: code } = parsed.data;
+  const { customerId, planId, actor, allowDuplicate, coupon: code, collectionMethod } = parsed.data;
   const now = ctx.clock.now();
-  const { customer, enrollment } = await ctx.db.transaction(async (tx) => {
+  const { customer, enrollment, subscriptionId } = await ctx.db.transaction(async (tx) => {
     // Locked so that two enrolments of one customer at once cannot both find no subscription.
     const [customer] = await tx
       .select()
@@ -79,12 +113,22 @@ export async function enroll(ctx: EnrollContext, input: EnrollInput): Promise<En
       const existing = await findOpenSubscription(tx, customerId, planId);
       if (existing) throw new DuplicateSubscriptionError(existing.id, existing.status, customerId, planId);
     }
-    const target = { planId, currency: plan.currency, billingMode: plan.billingMode, cardKind: null };
+    const method = collectionMethod ?? (plan.trialWithoutCard ? "send_payment_link" : plan.collectionMethod);
+    const byLink = method === "send_payment_link";
+    // By link no token fixes the amount, so a coupon is taken as on an autosave plan.
+    const billingMode = byLink ? "autosave" : plan.billingMode;
+    const target = { planId, currency: plan.currency, billingMode, cardKind: null };
     const coupon = code ? await lockRedeemableCoupon(tx, code, target, now) : null;
 
     const [subscription] = await tx
       .insert(subscriptions)
-      .values({ customerId, planId, status: "pending_enrollment", timezone: ctx.config.BILLING_TIMEZONE })
+      .values({
+        customerId,
+        planId,
+        status: "pending_enrollment",
+        timezone: ctx.config.BILLING_TIMEZONE,
+        collectionMethod: method,
+      })
       .returning();
     if (!subscription) throw new Error("subscription was not stored");
     await recordEvent(tx, {
@@ -93,9 +137,14 @@ export async function enroll(ctx: EnrollContext, input: EnrollInput): Promise<En
       occurredAt: now,
       subscriptionId: subscription.id,
       customerId,
-      data: { plan_id: planId, status: subscription.status },
+      data: { plan_id: planId, status: subscription.status, collection_method: method },
     });
     if (coupon) await redeemCoupon(tx, { coupon, subscription, actor, now });
+    if (byLink) {
+      const common = { actor, occurredAt: now, subscriptionId: subscription.id, customerId };
+      await startSubscription(tx, subscription, null, common);
+      return { customer, enrollment: null, subscriptionId: subscription.id };
+    }
     const enrollment = await insertEnrollment(tx, {
       subscription,
       plan,
@@ -104,8 +153,16 @@ export async function enroll(ctx: EnrollContext, input: EnrollInput): Promise<En
       now,
       reason: "enroll",
     });
-    return { customer, enrollment };
+    return { customer, enrollment, subscriptionId: subscription.id };
   });
+  if (enrollment === null) {
+    return { subscriptionId, collectionMethod: "send_payment_link", enrollmentId: null, checkoutUrl: null };
+  }
   const checkoutUrl = await openCheckout(ctx, enrollment, customer, actor, { newSubscription: true });
-  return { subscriptionId: enrollment.subscriptionId, enrollmentId: enrollment.id, checkoutUrl };
+  return {
+    subscriptionId,
+    collectionMethod: "charge_automatically",
+    enrollmentId: enrollment.id,
+    checkoutUrl,
+  };
 }

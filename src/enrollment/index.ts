@@ -6,8 +6,22 @@ export {
   type GatewayCallbackInput,
   type GatewayCallbackResult,
 } from "./apply-gateway-callback.js";
-export { CALLBACK_SOURCES, type CallbackSource, readOrderId } from "./callback-params.js";
-export { type EnrollContext, type EnrollInput, type EnrollResult, enroll } from "./enroll.js";
+export {
+  CALLBACK_SOURCES,
+  type CallbackSource,
+  readChargeOrderId,
+  readOrderId,
+} from "./callback-params.js";
+export { collectByCard } from "./collect-by-card.js";
+export {
+  type EnrollContext,
+  type EnrollInput,
+  type EnrollResult,
+  enroll,
+  type LinkSubscribeResult,
+  type SubscribeResult,
+  subscribe,
+} from "./enroll.js";
 export {
   DuplicateSubscriptionError,
   EnrollmentCheckoutError,
@@ -25,6 +39,7 @@ export {
   type StartReEnrollmentResult,
   startReEnrollment,
 } from "./start-re-enrollment.js";
+export { supersedeCheckouts } from "./supersede-checkouts.js";
 export { MAX_ENROLLMENTS_SWEPT_PER_TICK, sweepPendingEnrollments } from "./sweep-pending.js";
 export {
   decideVerification,

@@ -17,6 +17,9 @@ export const EVENT_TYPES = {
   paymentMethodExpiring: "payment_method.expiring",
   subscriptionPlanChanged: "subscription.plan_changed",
   subscriptionPlanChangeScheduled: "subscription.plan_change_scheduled",
+  chargePaymentLinkCreated: "charge.payment_link_created",
+  chargePaymentLinkReminder: "charge.payment_link_reminder",
+  subscriptionCollectionMethodChanged: "subscription.collection_method_changed",
 } as const;
 
 export type WebhookEventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
@@ -42,6 +45,12 @@ export const WEBHOOK_EVENT_TYPES: Readonly<Record<WebhookEventType, string>> = {
     "The subscription moved to another plan; data carries what was credited and charged for the change.",
   "subscription.plan_change_scheduled":
     "A plan change was scheduled for the end of the current period; data says when and to which plan.",
+  "charge.payment_link_created":
+    "A charge of a subscription that pays by link is due; data carries the payment link to give the customer.",
+  "charge.payment_link_reminder":
+    "A charge's payment link is still unpaid and is sent again (the dunning schedule); data carries the link.",
+  "subscription.collection_method_changed":
+    "The subscription now pays by card (charge_automatically) or by payment link (send_payment_link).",
 };
 
 export function isWebhookEventType(type: string): type is WebhookEventType {

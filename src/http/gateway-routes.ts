@@ -5,7 +5,9 @@ import {
   type CallbackSource,
   type GatewayCallbackResult,
   PaymentVerificationUnavailableError,
+  readChargeOrderId,
 } from "../enrollment/index.js";
+import { settleCheckoutOrder } from "../payment-links/index.js";
 import { requestParams } from "./request-params.js";
 import { RESULT_PAGE_HEADERS, type ResultPageKind, resultPage } from "./result-page.js";
 
@@ -72,6 +74,13 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: CallbackContext
 
   const webhook = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
+      // A payment link's checkout (orderId chg_<charge>_<n>): CheckStatus settles it.
+      const chargeOrder = readChargeOrderId(paramsOf(request));
+      if (chargeOrder !== null) {
+        const outcome = await settleCheckoutOrder(ctx, chargeOrder);
+        if (outcome === "unavailable") return reply.code(503).type("text/plain").send("unavailable");
+        return reply.type("text/plain").send(outcome === null ? "ignored" : "ok");
+      }
       const result = await applyGatewayCallback(ctx, { source: "webhook", params: paramsOf(request) });
       // 200 even when ignored: a forged or early call must not make the gateway retry forever.
       return reply.type("text/plain").send(result.outcome === "ignored" ? "ignored" : "ok");

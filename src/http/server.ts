@@ -12,6 +12,7 @@ import { PathOnlyLogController, pathOf } from "./log-controller.js";
 import { registerMetricsRoutes } from "./metrics-route.js";
 import { registerNewCardRoutes } from "./new-card-link.js";
 import { registerOpsRoutes } from "./ops/routes.js";
+import { registerPaymentLinkRoutes } from "./payment-link-routes.js";
 import { registerPortalRoutes } from "./portal/routes.js";
 
 declare module "fastify" {
@@ -69,6 +70,7 @@ export function buildServer(
   registerHealthRoutes(app, ctx);
   registerGatewayRoutes(app, ctx);
   registerNewCardRoutes(app, ctx);
+  registerPaymentLinkRoutes(app, ctx);
   registerMerchantApi(app, ctx);
   registerOpsRoutes(app, ctx);
   registerPortalRoutes(app, ctx);

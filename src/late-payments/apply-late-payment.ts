@@ -16,6 +16,11 @@ import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
  *   (`charge.paid_after_cancellation`, as for a payment landing after a cancellation);
  * - wait: another attempt of the charge is open; nothing changes, the watch asks again later.
  * Every outcome but wait records `charge.payment_found_late` with the resolution.
+ *
+ * A checkout opened from a payment link (via `payment_link`) is applied the same way, from its open
+ * attempt (in_flight) or from one superseded by a newer checkout and watched: a payment of an old
+ * checkout after another one paid the period is a duplicate and refunded like any other. It records
+ * `charge.payment_link_paid` instead, and a paid charge's link stops reminding.
  */
 export type LateResolution = "paid" | "duplicate" | "held" | "wait" | "gone";
 
@@ -26,6 +31,8 @@ export interface LatePayment {
   readonly orderId: string;
   readonly transactionId: string;
   readonly authCode: string | null;
+  /** What found it: the late-payment watch (default) or a payment link's checkout. */
+  readonly via?: "late_check" | "payment_link";
 }
 
 const ACTOR = "late-payments";
@@ -39,9 +46,12 @@ export async function applyLatePayment(
   return ctx.db.$client.begin(async (tx) => {
     const locked = (await lockCharges(tx, [found.chargeId])).get(found.chargeId);
     if (!locked) return "gone";
+    const link = found.via === "payment_link";
     const open = await tx`
       select id from charge_attempts
-      where id = ${found.attemptId}::uuid and status = 'failed_permanently' and late_check_at is not null
+      where id = ${found.attemptId}::uuid
+        and ((status = 'failed_permanently' and late_check_at is not null)
+          or (${link} and channel = 'checkout' and status = 'in_flight'))
       for update`;
     if (open.length === 0) return "gone";
     const { charge, subscription } = locked;
@@ -51,7 +61,7 @@ export async function applyLatePayment(
     const duplicate = decision.kind === "refund_duplicate";
     await tx`
       update charge_attempts set status = 'approved', gateway_transaction_id = ${found.transactionId},
-        auth_code = ${found.authCode}, late_check_at = null,
+        auth_code = ${found.authCode}, late_check_at = null, settled_at = coalesce(settled_at, ${at}::timestamptz),
         duplicate_at = ${duplicate ? at : null}::timestamptz
       where id = ${found.attemptId}::uuid`;
     const subjects = {
@@ -72,7 +82,7 @@ export async function applyLatePayment(
     const events: EventInput[] = [
       {
         ...subjects,
-        type: "charge.payment_found_late",
+        type: link ? "charge.payment_link_paid" : "charge.payment_found_late",
         data: { ...payment, resolution, charge_status: charge.status },
       },
     ];
@@ -82,6 +92,7 @@ export async function applyLatePayment(
         update charges set status = 'paid', paid_at = ${at}::timestamptz,
           paid_transaction_id = ${found.transactionId}, next_attempt_at = null, dispatched_at = null
         where id = ${charge.id}::uuid`;
+      await tx`update payment_links set next_reminder_at = null where charge_id = ${charge.id}::uuid`;
       const invoices = await tx<{ id: string; status: string; gateway_invoice_id: number | null }[]>`
         update invoices set status = case when status = 'pending' then 'failed'::invoice_status else status end,
           last_error = case when status = 'pending'
@@ -95,7 +106,7 @@ export async function applyLatePayment(
         data: {
           attempt: found.attemptNumber,
           transaction_id: found.transactionId,
-          late: true,
+          ...(link ? { collection_method: "send_payment_link" } : { late: true }),
           ...(issued ? { invoice_to_void: issued.id, gateway_invoice_id: issued.gateway_invoice_id } : {}),
         },
       });

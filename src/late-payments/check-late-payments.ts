@@ -1,5 +1,5 @@
-import { lateWatchDelaySeconds } from "../billing/index.js";
-import { lateWatchPolicy, lookUpStatus } from "../charging/index.js";
+import { lateWatchDelaySeconds, lateWatchPolicy } from "../billing/index.js";
+import { lookUpStatus } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
 import { pgInteger } from "../db/index.js";
 import { applyLatePayment, type LateResolution } from "./apply-late-payment.js";

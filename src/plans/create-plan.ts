@@ -33,6 +33,8 @@ export async function createPlan(
         trialDays: plan.trialDays,
         productId: plan.productId ?? null,
         billingMode: plan.billingMode,
+        collectionMethod: plan.collectionMethod,
+        trialWithoutCard: plan.trialWithoutCard,
       })
       .returning();
     if (!row) throw new Error("plan was not stored");
@@ -49,6 +51,8 @@ export async function createPlan(
         interval_count: row.intervalCount,
         trial_days: row.trialDays,
         billing_mode: row.billingMode,
+        collection_method: row.collectionMethod,
+        trial_without_card: row.trialWithoutCard,
       },
     });
     return toStoredPlan(row);

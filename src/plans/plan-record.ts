@@ -18,6 +18,8 @@ export function toStoredPlan(row: typeof plans.$inferSelect): StoredPlan {
     trialDays: row.trialDays,
     productId: row.productId,
     billingMode: row.billingMode,
+    collectionMethod: row.collectionMethod,
+    trialWithoutCard: row.trialWithoutCard,
     createdAt: row.createdAt,
     archivedAt: row.archivedAt,
   };

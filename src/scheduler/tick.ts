@@ -3,6 +3,7 @@ import { defaultQuietPeriodMs } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
 import { sweepPendingEnrollments } from "../enrollment/index.js";
 import { checkLatePayments, refundDuplicates } from "../late-payments/index.js";
+import { remindPaymentLinks } from "../payment-links/index.js";
 import { applyScheduledPlanChanges } from "../plan-changes/index.js";
 import { billDueSubscriptions } from "./bill-due-subscriptions.js";
 import { dispatchDueCharges } from "./dispatch-due-charges.js";
@@ -33,7 +34,9 @@ import { leaseOf } from "./hand-out.js";
  *   8. ask CheckStatus again about attempts closed as "not found" that are due a late check, and
  *      apply any payment the gateway took late; refund every duplicate payment that has no live
  *      refund (late-payments/);
- *   9. settle from CheckStatus, or expire, enrolments still pending after ENROLLMENT_PENDING_HOURS.
+ *   9. settle from CheckStatus, or expire, enrolments still pending after ENROLLMENT_PENDING_HOURS;
+ *  10. take the next step of payment links that are due: a reminder, or the dunning policy's
+ *      terminal action once reminders ran out (payment-links/).
  *
  * While the gateway circuit breaker is open (breaker/) the tick does nothing at all: no charge is
  * handed out, no invoice created, no card stopped, until an operator resumes collection.
@@ -75,6 +78,9 @@ export interface TickResult {
   duplicatesRefunded: number;
   /** Enrolments left pending past ENROLLMENT_PENDING_HOURS that were settled, expired or failed. */
   enrollmentsSwept: number;
+  /** Payment links sent again, and charges by link whose reminders ran out unpaid. */
+  linkReminders: number;
+  linksEnded: number;
   /** The gateway circuit breaker is open: the tick did nothing (breaker/). */
   paused: boolean;
 }
@@ -91,13 +97,18 @@ const IDLE: TickResult = {
   latePaymentsFound: 0,
   duplicatesRefunded: 0,
   enrollmentsSwept: 0,
+  linkReminders: 0,
+  linksEnded: 0,
   paused: false,
 };
 
 export const DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION = 12;
 
 export async function runBillingTick(
-  ctx: Pick<EngineContext, "db" | "clock" | "queues" | "logger" | "config" | "gateway" | "vault">,
+  ctx: Pick<
+    EngineContext,
+    "db" | "clock" | "queues" | "logger" | "config" | "gateway" | "vault" | "publicUrl" | "dunning"
+  >,
   options: TickOptions = {},
 ): Promise<TickResult> {
   if (await collectionPaused(ctx.db.$client)) {
@@ -133,6 +144,7 @@ export async function runBillingTick(
   const enrollments = await sweepPendingEnrollments(ctx, { batchSize });
   const late = await checkLatePayments(ctx, { batchSize });
   const duplicatesRefunded = await refundDuplicates(ctx, { batchSize });
+  const links = await remindPaymentLinks(ctx, { batchSize });
   const result: TickResult = {
     chargesCreated: billing.chargesCreated,
     chargesEnqueued: billing.chargesDispatched + due + resumed,
@@ -145,6 +157,8 @@ export async function runBillingTick(
     latePaymentsFound: late.found.paid + late.found.duplicate + late.found.held,
     duplicatesRefunded,
     enrollmentsSwept: enrollments.settled + enrollments.expired + enrollments.failed,
+    linkReminders: links.reminded,
+    linksEnded: links.ended,
     paused: false,
   };
   ctx.logger.debug({ component: "scheduler", now: now.toISO(), ...result }, "billing tick");

@@ -4,6 +4,7 @@ import { plans } from "./catalog.js";
 import { coupons, planChanges } from "./changes.js";
 import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz, updatedAt } from "./columns.js";
 import {
+  attemptChannel,
   chargeAttemptStatus,
   chargeKind,
   chargeStatus,
@@ -143,6 +144,10 @@ export const chargeAttempts = pgTable(
     orderId: text("order_id").notNull().unique("charge_attempts_order_id_key"),
     attemptNumber: integer("attempt_number").notNull(),
     status: chargeAttemptStatus("status").notNull().default("in_flight"),
+    /** GetnewPayment with the card token, or a hosted checkout opened from a payment link. */
+    channel: attemptChannel("channel").notNull().default("card_token"),
+    /** A checkout attempt's page, handed to the customer again while it can still be paid. */
+    checkoutUrl: text("checkout_url"),
     gatewayTransactionId: text("gateway_transaction_id").unique("charge_attempts_gateway_transaction_key"),
     authCode: text("auth_code"),
     declineCode: text("decline_code"),
@@ -184,6 +189,10 @@ export const chargeAttempts = pgTable(
     check(
       "charge_attempts_outcome_settled",
       sql`${t.status} not in ('approved', 'declined', 'failed_permanently') or ${t.settledAt} is not null`,
+    ),
+    check(
+      "charge_attempts_checkout_url_on_checkout",
+      sql`${t.checkoutUrl} is null or ${t.channel} = 'checkout'`,
     ),
     check(
       "charge_attempts_approved_has_transaction",

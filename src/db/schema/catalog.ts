@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { check, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz } from "./columns.js";
-import { billingMode, intervalUnit, language } from "./enums.js";
+import { billingMode, collectionMethod, intervalUnit, language } from "./enums.js";
 
 /**
  * What is sold. A plan's price and interval never change once a subscription uses it: a new
@@ -20,6 +20,10 @@ export const plans = pgTable(
     /** Product id in the gateway's catalogue (GET /v1/products), used on invoice items. */
     productId: text("product_id"),
     billingMode: billingMode("billing_mode").notNull().default("recurring"),
+    /** What a new subscription to the plan uses unless its enrolment says otherwise. */
+    collectionMethod: collectionMethod("collection_method").notNull().default("charge_automatically"),
+    /** The trial starts without a card: no checkout, the first charge goes out as a payment link. */
+    trialWithoutCard: boolean("trial_without_card").notNull().default(false),
     createdAt: createdAt(),
     archivedAt: timestamptz("archived_at"),
   },
@@ -29,6 +33,7 @@ export const plans = pgTable(
     check("plans_currency_code", isCurrencyCode(t.currency)),
     check("plans_interval_count_range", sql`${t.intervalCount} between 1 and 365`),
     check("plans_trial_days_range", sql`${t.trialDays} between 0 and 730`),
+    check("plans_cardless_trial_has_trial", sql`not ${t.trialWithoutCard} or ${t.trialDays} > 0`),
   ],
 );
 

@@ -18,6 +18,19 @@ export const intervalUnit = pgEnum("interval_unit", ["day", "week", "month", "ye
  */
 export const billingMode = pgEnum("billing_mode", ["recurring", "autosave"]);
 
+/**
+ * How a subscription pays each period: `charge_automatically` with its saved card token
+ * (GetnewPayment), or `send_payment_link`: the customer gets a link to a hosted checkout for the
+ * charge's exact amount, which any card the gateway accepts can pay (payment-links/).
+ */
+export const collectionMethod = pgEnum("collection_method", ["charge_automatically", "send_payment_link"]);
+
+/**
+ * How an attempt asks the gateway for money: GetnewPayment on a saved `card_token`, or a hosted
+ * `checkout` the customer pays through a payment link.
+ */
+export const attemptChannel = pgEnum("attempt_channel", ["card_token", "checkout"]);
+
 /** Language of the hosted checkout page and of customer-facing documents. */
 export const language = pgEnum("language", ["en", "ar"]);
 

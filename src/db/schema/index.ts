@@ -11,5 +11,6 @@ export * from "./clock.js";
 export * from "./enums.js";
 export * from "./events.js";
 export * from "./ops.js";
+export * from "./payment-links.js";
 export * from "./relations.js";
 export * from "./subscriptions.js";

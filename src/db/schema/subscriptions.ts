@@ -21,7 +21,14 @@ import {
   timestamptz,
   updatedAt,
 } from "./columns.js";
-import { billingMode, enrollmentStatus, language, subscriptionStatus, voidRefunded } from "./enums.js";
+import {
+  billingMode,
+  collectionMethod,
+  enrollmentStatus,
+  language,
+  subscriptionStatus,
+  voidRefunded,
+} from "./enums.js";
 
 /**
  * A customer's subscription to a plan. Billing times come from the billing clock. Rules:
@@ -56,6 +63,8 @@ export const subscriptions = pgTable(
     canceledAt: timestamptz("canceled_at"),
     pausedAt: timestamptz("paused_at"),
     endedReason: text("ended_reason"),
+    /** Charged with the card below, or asked to pay each charge by payment link (payment-links/). */
+    collectionMethod: collectionMethod("collection_method").notNull().default("charge_automatically"),
     /** The card charged from now on; older cards stay in payment_methods for history. */
     paymentMethodId: uuid("payment_method_id").references((): AnyPgColumn => paymentMethods.id),
     createdAt: createdAt(),

@@ -1,5 +1,5 @@
-import { type LateWatchPolicy, lateWatchDelaySeconds } from "../billing/index.js";
 import type { Config } from "../config/index.js";
+import { type LateWatchPolicy, lateWatchDelaySeconds } from "./late-payment.js";
 
 /**
  * The late-payment watch as configured (LATE_PAYMENT_*). An attempt released because CheckStatus

@@ -1,0 +1,96 @@
+import { esc, money } from "./ops/html.js";
+import type { PageLanguage } from "./result-page.js";
+
+/**
+ * The pages of a payment link (payment-link-routes.ts), in the customer's language. They say what
+ * our records say after CheckStatus, never what a URL claims; the only variable parts are the
+ * amount, the plan's name (escaped) and the link itself (ours, signed).
+ */
+export type LinkPageKind = "paid" | "closed" | "declined" | "pending" | "unavailable";
+
+export interface LinkPageFacts {
+  readonly language: PageLanguage;
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly planName: string;
+  readonly link: string;
+}
+
+const TEXT: Record<PageLanguage, Record<LinkPageKind, { title: string; body: string; retry?: string }>> = {
+  en: {
+    paid: { title: "Paid, thank you", body: "This payment is complete. You can close this page." },
+    closed: {
+      title: "This payment link is closed",
+      body: "Nothing is due through this link any more, and nothing was taken. Contact the merchant if you think this is wrong.",
+    },
+    declined: {
+      title: "The payment did not go through",
+      body: "Nothing was taken. You can try again with the same or another card.",
+      retry: "Try again",
+    },
+    pending: {
+      title: "We have not received this payment yet",
+      body: "If you have just paid, wait a moment and reload this page.",
+      retry: "Pay now",
+    },
+    unavailable: {
+      title: "Payment is not available right now",
+      body: "Nothing was taken. Please try again in a few minutes.",
+      retry: "Try again",
+    },
+  },
+  ar: {
+    paid: { title: "تم الدفع، شكراً لك", body: "اكتملت هذه الدفعة. يمكنك إغلاق هذه الصفحة." },
+    closed: {
+      title: "رابط الدفع هذا مغلق",
+      body: "لم يعد أي مبلغ مستحقاً عبر هذا الرابط، ولم يُخصم شيء. تواصل مع التاجر إن كنت تظن أن هذا خطأ.",
+    },
+    declined: {
+      title: "لم تتم عملية الدفع",
+      body: "لم يُخصم أي مبلغ. يمكنك المحاولة مرة أخرى بالبطاقة نفسها أو ببطاقة أخرى.",
+      retry: "حاول مرة أخرى",
+    },
+    pending: {
+      title: "لم نستلم هذه الدفعة بعد",
+      body: "إذا كنت قد دفعت للتو، يُرجى الانتظار قليلاً ثم إعادة تحميل هذه الصفحة.",
+      retry: "ادفع الآن",
+    },
+    unavailable: {
+      title: "الدفع غير متاح حالياً",
+      body: "لم يُخصم أي مبلغ. يُرجى المحاولة بعد بضع دقائق.",
+      retry: "حاول مرة أخرى",
+    },
+  },
+};
+
+export function paymentLinkPage(kind: LinkPageKind, facts: LinkPageFacts): string {
+  const { title, body, retry } = TEXT[facts.language][kind];
+  const dir = facts.language === "ar" ? "rtl" : "ltr";
+  const action = retry ? `\n<p class="action"><a class="pay" href="${esc(facts.link)}">${retry}</a></p>` : "";
+  return `<!doctype html>
+<html lang="${facts.language}" dir="${dir}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 0; padding: 3rem 1.5rem; color: #1f2328; background: #f6f8fa; }
+main { max-width: 32rem; margin: 0 auto; padding: 2rem; background: #fff; border-radius: 8px; }
+h1 { font-size: 1.5rem; margin: 0 0 1rem; }
+p { font-size: 1.1rem; line-height: 1.6; margin: 0 0 .75rem; }
+.amount { font-size: 1.3rem; font-weight: 600; }
+a.pay { display: inline-block; padding: .6rem 1.2rem; background: #1f6feb; color: #fff; border-radius: 6px; text-decoration: none; }
+</style>
+</head>
+<body>
+<main class="${kind}">
+<h1>${title}</h1>
+<p class="amount" dir="ltr">${esc(money(facts.amountMinor, facts.currency))}</p>
+<p class="plan">${esc(facts.planName)}</p>
+<p>${body}</p>${action}
+</main>
+</body>
+</html>
+`;
+}

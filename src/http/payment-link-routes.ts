@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { PAYMENT_LINK_PREFIX } from "../charging/index.js";
+import type { EngineContext } from "../context/index.js";
+import { readChargeOrderId } from "../enrollment/index.js";
+import {
+  type CheckoutOutcome,
+  openPaymentLink,
+  paymentLinkFacts,
+  settleCheckoutReturn,
+} from "../payment-links/index.js";
+import { type LinkPageKind, paymentLinkPage } from "./payment-link-page.js";
+import { requestParams } from "./request-params.js";
+import { RESULT_PAGE_HEADERS, resultPage } from "./result-page.js";
+
+/**
+ * The customer's side of a payment link (payment-links/):
+ * - GET /pay/<charge>/<signature>: opens the link, answering 303 to the gateway's checkout, or a
+ *   page saying the charge is paid, closed, or cannot be paid right now (nothing is taken by
+ *   opening: a mail scanner's prefetch is harmless);
+ * - GET|POST /pay/<charge>/<signature>/return: where the checkout sends the customer back (the v1
+ *   success and failure URL); only its order_id is read, and CheckStatus decides what the page says.
+ * A wrong signature is a plain 404, as an unknown link.
+ */
+type Params = { chargeId: string; signature: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const OUTCOME_PAGE: Record<CheckoutOutcome, LinkPageKind> = {
+  paid: "paid",
+  duplicate: "paid",
+  held: "paid",
+  declined: "declined",
+  pending: "pending",
+  unavailable: "unavailable",
+};
+
+export function registerPaymentLinkRoutes(app: FastifyInstance, ctx: EngineContext): void {
+  app.get<{ Params: Params }>(`${PAYMENT_LINK_PREFIX}/:chargeId/:signature`, async (request, reply) => {
+    const { chargeId, signature } = request.params;
+    if (!UUID.test(chargeId)) return notFound(reply);
+    const view = await openPaymentLink(ctx, chargeId, signature);
+    if (view.kind === "not_found") return notFound(reply);
+    if (view.kind === "checkout")
+      return reply.code(303).header("cache-control", "no-store").redirect(view.url);
+    return reply
+      .code(view.kind === "unavailable" ? 503 : 200)
+      .headers(RESULT_PAGE_HEADERS)
+      .send(paymentLinkPage(view.kind, view));
+  });
+
+  const back = async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
+    const { chargeId, signature } = request.params;
+    if (!UUID.test(chargeId)) return notFound(reply);
+    const orderId = readChargeOrderId(requestParams(request.query, request.body));
+    const outcome = await settleCheckoutReturn(ctx, chargeId, signature, orderId);
+    const facts = outcome === "not_found" ? null : await paymentLinkFacts(ctx, chargeId, signature);
+    if (outcome === "not_found" || !facts) return notFound(reply);
+    return reply
+      .code(outcome === "unavailable" ? 503 : 200)
+      .headers(RESULT_PAGE_HEADERS)
+      .send(paymentLinkPage(OUTCOME_PAGE[outcome], facts));
+  };
+  app.route({
+    method: ["GET", "POST"],
+    url: `${PAYMENT_LINK_PREFIX}/:chargeId/:signature/return`,
+    handler: back,
+  });
+}
+
+function notFound(reply: FastifyReply) {
+  return reply.code(404).headers(RESULT_PAGE_HEADERS).send(resultPage("unconfirmed", "en"));
+}
