@@ -1,6 +1,6 @@
 import { nextLinkStep } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
-import type { SqlTx } from "../db/index.js";
+import { pgInstant, type SqlTx } from "../db/index.js";
 import { recordEvents } from "../events/index.js";
 import { paymentLinkUrl } from "./payment-link-url.js";
 
@@ -33,8 +33,8 @@ interface SentRow {
   customer_id: string;
   amount_minor: string;
   currency: string;
-  period_start: Date;
-  period_end: Date;
+  period_start: string;
+  period_end: string;
 }
 
 export async function sendPaymentLinksIn(
@@ -86,8 +86,8 @@ export async function sendPaymentLinksIn(
         collection_method: "send_payment_link",
         amount_minor: Number(row.amount_minor),
         currency: row.currency,
-        period_start: row.period_start.toISOString(),
-        period_end: row.period_end.toISOString(),
+        period_start: pgInstant(row.period_start).toUTC().toISO(),
+        period_end: pgInstant(row.period_end).toUTC().toISO(),
         [first.kind === "remind" ? "next_reminder_at" : "due_by"]: first.at.toUTC().toISO(),
       },
     })),

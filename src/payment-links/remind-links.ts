@@ -1,8 +1,8 @@
-import { DateTime } from "luxon";
+import type { DateTime } from "luxon";
 import { assertTransition, type LinkStep, nextLinkStep, type SubscriptionState } from "../billing/index.js";
 import { type LockedCharge, lockCharges, paymentLinkUrl, subscriptionPatch } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
-import type { SqlTx } from "../db/index.js";
+import { pgInstant, type SqlTx } from "../db/index.js";
 import { supersedeCheckouts } from "../enrollment/index.js";
 import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
 import { settleCheckout } from "./settle-checkout.js";
@@ -32,7 +32,7 @@ type Ctx = Pick<
 interface DueRow {
   charge_id: string;
   status: string;
-  sent_at: Date;
+  sent_at: string;
   reminders_sent: number;
   attempt_id: string | null;
   order_id: string | null;
@@ -76,7 +76,7 @@ export async function remindPaymentLinks(ctx: Ctx, options: { batchSize: number 
         continue;
       }
     }
-    const link = { sentAt: DateTime.fromJSDate(row.sent_at), remindersSent: row.reminders_sent };
+    const link = { sentAt: pgInstant(row.sent_at), remindersSent: row.reminders_sent };
     const step = nextLinkStep(ctx.dunning, link, ctx.config.PAYMENT_LINK_GRACE_DAYS);
     const done = await ctx.db.$client.begin((tx) => takeStep(ctx, tx, row, step));
     if (done) sweep[step.kind === "remind" ? "reminded" : "ended"] += 1;
@@ -102,7 +102,7 @@ async function takeStep(ctx: Ctx, tx: SqlTx, row: DueRow, step: LinkStep): Promi
   if (step.kind === "remind") {
     const following = nextLinkStep(
       ctx.dunning,
-      { sentAt: DateTime.fromJSDate(row.sent_at), remindersSent: step.number },
+      { sentAt: pgInstant(row.sent_at), remindersSent: step.number },
       ctx.config.PAYMENT_LINK_GRACE_DAYS,
     );
     const moved = await tx`
@@ -110,7 +110,7 @@ async function takeStep(ctx: Ctx, tx: SqlTx, row: DueRow, step: LinkStep): Promi
         next_reminder_at = ${following.at.toUTC().toISO()}::timestamptz
       where charge_id = ${charge.id}::uuid and reminders_sent = ${row.reminders_sent}`;
     if (moved.count === 0) return false;
-    await tx`update charges set first_failed_at = coalesce(first_failed_at, ${row.sent_at}) where id = ${charge.id}::uuid`;
+    await tx`update charges set first_failed_at = coalesce(first_failed_at, ${row.sent_at}::timestamptz) where id = ${charge.id}::uuid`;
     events.push({
       ...subjects,
       type: EVENT_TYPES.chargePaymentLinkReminder,
