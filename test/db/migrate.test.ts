@@ -22,6 +22,7 @@ const TABLES = [
   "enrollments",
   "charges",
   "charge_attempts",
+  "payment_links",
   "invoices",
   "refunds",
   "events",

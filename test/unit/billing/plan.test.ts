@@ -26,6 +26,8 @@ describe("parsePlanInput: accepted bodies", () => {
       trialDays: 0,
       productId: null,
       billingMode: "recurring",
+      collectionMethod: "charge_automatically",
+      trialWithoutCard: false,
     });
   });
 
@@ -40,6 +42,8 @@ describe("parsePlanInput: accepted bodies", () => {
         trial_days: 14,
         product_id: "42",
         billing_mode: "autosave",
+        collection_method: "send_payment_link",
+        trial_without_card: true,
       }),
     ).toEqual({
       name: "Quarterly box",
@@ -49,6 +53,8 @@ describe("parsePlanInput: accepted bodies", () => {
       trialDays: 14,
       productId: "42",
       billingMode: "autosave",
+      collectionMethod: "send_payment_link",
+      trialWithoutCard: true,
     });
   });
 
@@ -110,6 +116,21 @@ describe("parsePlanInput: refused bodies name the field", () => {
     [{ ...base, product_id: "" }, "product_id", "product_id must not be empty"],
     [{ ...base, product_id: 42 }, "product_id", "product_id must be a string or null"],
     [{ ...base, billing_mode: "once" }, "billing_mode", "billing_mode must be one of recurring, autosave"],
+    [
+      { ...base, collection_method: "invoice" },
+      "collection_method",
+      "collection_method must be one of charge_automatically, send_payment_link",
+    ],
+    [
+      { ...base, trial_without_card: "yes" },
+      "trial_without_card",
+      "trial_without_card must be true or false",
+    ],
+    [
+      { ...base, trial_without_card: true },
+      "trial_without_card",
+      "trial_without_card needs trial_days of at least 1",
+    ],
     [{ ...base, trial_day: 14 }, "", "unknown field(s): trial_day"],
   ])("%j → %s: %s", (input, field, message) => {
     expect(errorsOf(input)[field]).toContain(message);
