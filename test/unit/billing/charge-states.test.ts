@@ -23,6 +23,8 @@ describe("charge transition table", () => {
       .map(([from, to]) => `${from} → ${to}`);
     expect(allowed).toEqual([
       "scheduled → processing",
+      "scheduled → awaiting_payment",
+      "scheduled → paid",
       "scheduled → uncollectible",
       "scheduled → canceled",
       "processing → retrying",
@@ -30,9 +32,15 @@ describe("charge transition table", () => {
       "processing → needs_review",
       "processing → uncollectible",
       "retrying → processing",
+      "retrying → awaiting_payment",
       "retrying → paid",
       "retrying → uncollectible",
       "retrying → canceled",
+      "awaiting_payment → scheduled",
+      "awaiting_payment → retrying",
+      "awaiting_payment → paid",
+      "awaiting_payment → uncollectible",
+      "awaiting_payment → canceled",
       "needs_review → retrying",
       "needs_review → paid",
       "needs_review → uncollectible",
@@ -53,7 +61,7 @@ describe("charge transition table", () => {
     ["canceled", "processing"],
     ["processing", "canceled"],
     ["processing", "processing"],
-    ["scheduled", "paid"],
+    ["awaiting_payment", "processing"],
   ] as const)("refuses %s → %s", (from, to) => {
     expect(canChargeTransition(from, to)).toBe(false);
     expect(() => assertChargeTransition(from, to)).toThrow(IllegalTransitionError);

@@ -47,11 +47,11 @@ describe("latePaymentDecision", () => {
     ["canceled", "canceled", { kind: "hold" }],
     ["processing", "past_due", { kind: "wait" }],
     ["needs_review", "past_due", { kind: "wait" }],
+    // A payment link's checkout: the charge waiting for it, or back on the card meanwhile.
+    ["awaiting_payment", "trialing", { kind: "pay", subscriptionChange: { from: "trialing", to: "active" } }],
+    ["awaiting_payment", "active", { kind: "pay", subscriptionChange: null }],
+    ["scheduled", "active", { kind: "pay", subscriptionChange: null }],
   ] as const)("a %s charge of a %s subscription: %o", (charge, subscription, expected) => {
     expect(latePaymentDecision(charge, subscription)).toEqual(expected);
-  });
-
-  it("refuses a scheduled charge: it never had an attempt", () => {
-    expect(() => latePaymentDecision("scheduled", "active")).toThrow(RangeError);
   });
 });
