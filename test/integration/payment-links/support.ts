@@ -98,7 +98,7 @@ export async function linkRow(h: EngineHarness, chargeId: string) {
 /** Successful gateway payments of a charge's order ids, and the refunds of them. */
 export async function ledgerFor(h: EngineHarness, chargeId: string) {
   const ledger = await ledgerOf(h);
-  const mine = (orderId: string) => orderId.startsWith(`chg_${chargeId}_`);
+  const mine = (orderId: string | null) => orderId?.startsWith(`chg_${chargeId}_`) === true;
   return {
     paid: ledger.payments.filter((p) => mine(p.order_id) && p.status === "SUCCESS"),
     failed: ledger.payments.filter((p) => mine(p.order_id) && p.status === "FAILURE"),
