@@ -1,14 +1,24 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { IntervalUnit, SubscriptionState } from "../billing/index.js";
+import type { CollectionMethod, IntervalUnit, SubscriptionState } from "../billing/index.js";
+import { paymentLinkUrl } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
-import { charges, invoices, paymentMethods, planChanges, plans, subscriptions } from "../db/schema/index.js";
+import {
+  charges,
+  invoices,
+  paymentLinks,
+  paymentMethods,
+  planChanges,
+  plans,
+  subscriptions,
+} from "../db/schema/index.js";
 
 const nextPlan = alias(plans, "next_plan");
 
 /**
- * What the portal shows a customer: their subscriptions (with plan and card), their latest charges
- * and invoices. Read only, always for one customer id: the session's, never one from the request.
+ * What the portal shows a customer: their subscriptions (with plan, card and how they pay), the
+ * charges waiting for them to pay by link, their latest charges and invoices. Read only, always for
+ * one customer id: the session's, never one from the request.
  */
 
 export interface AccountSubscription {
@@ -26,6 +36,8 @@ export interface AccountSubscription {
   trialEnd: Date | null;
   cancelAtPeriodEnd: boolean;
   canceledAt: Date | null;
+  /** By its saved card, or by a payment link for each charge (billing/payment-link.ts). */
+  collectionMethod: CollectionMethod;
   /** The gateway does not tell a checkout's card digits: only imported cards carry them. */
   cardLast4: string | null;
   cardExpiry: string | null;
@@ -50,6 +62,24 @@ export interface AccountCharge {
   paidAt: Date | null;
 }
 
+/**
+ * A charge waiting for the customer to pay it through its payment link (status awaiting_payment):
+ * every one of them, oldest first, whatever the recent charges list shows.
+ */
+export interface AccountDueCharge {
+  id: string;
+  subscriptionId: string;
+  planName: string;
+  periodStart: Date;
+  periodEnd: Date;
+  amountMinor: number;
+  currency: string;
+  /** When the link first went out. */
+  sentAt: Date;
+  /** The charge's own signed payment link (charging/payment-link-url.ts): GET it to pay. */
+  payUrl: string;
+}
+
 export interface AccountInvoice {
   number: string | null;
   link: string | null;
@@ -61,6 +91,7 @@ export interface AccountInvoice {
 
 export interface CustomerAccount {
   subscriptions: AccountSubscription[];
+  due: AccountDueCharge[];
   charges: AccountCharge[];
   invoices: AccountInvoice[];
 }
@@ -92,6 +123,7 @@ export function accountSubscriptions(
       trialEnd: subscriptions.trialEnd,
       cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd,
       canceledAt: subscriptions.canceledAt,
+      collectionMethod: subscriptions.collectionMethod,
       cardLast4: paymentMethods.cardLast4,
       cardExpiry: paymentMethods.cardExpiryMonth,
       cardSavedAt: paymentMethods.issuedAt,
@@ -118,14 +150,30 @@ export function accountSubscriptions(
 }
 
 export async function customerAccount(
-  ctx: Pick<EngineContext, "db">,
+  ctx: Pick<EngineContext, "db" | "vault" | "publicUrl">,
   customerId: string,
 ): Promise<CustomerAccount> {
   const { db } = ctx;
   const subscriptionRows = await accountSubscriptions(ctx, customerId);
   const ids = subscriptionRows.map((row) => row.id);
-  if (ids.length === 0) return { subscriptions: [], charges: [], invoices: [] };
-  const [chargeRows, invoiceRows] = await Promise.all([
+  if (ids.length === 0) return { subscriptions: [], due: [], charges: [], invoices: [] };
+  const [dueRows, chargeRows, invoiceRows] = await Promise.all([
+    db
+      .select({
+        id: charges.id,
+        subscriptionId: charges.subscriptionId,
+        planName: plans.name,
+        periodStart: charges.periodStart,
+        periodEnd: charges.periodEnd,
+        amountMinor: charges.amountMinor,
+        currency: charges.currency,
+        sentAt: paymentLinks.sentAt,
+      })
+      .from(charges)
+      .innerJoin(paymentLinks, eq(paymentLinks.chargeId, charges.id))
+      .innerJoin(plans, eq(plans.id, charges.planId))
+      .where(and(inArray(charges.subscriptionId, ids), eq(charges.status, "awaiting_payment")))
+      .orderBy(asc(charges.periodStart), asc(charges.createdAt)),
     db
       .select({
         id: charges.id,
@@ -157,5 +205,10 @@ export async function customerAccount(
       .orderBy(desc(invoices.createdAt))
       .limit(RECENT),
   ]);
-  return { subscriptions: subscriptionRows, charges: chargeRows, invoices: invoiceRows };
+  return {
+    subscriptions: subscriptionRows,
+    due: dueRows.map((row) => ({ ...row, payUrl: paymentLinkUrl(ctx, row.id) })),
+    charges: chargeRows,
+    invoices: invoiceRows,
+  };
 }

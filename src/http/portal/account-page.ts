@@ -1,6 +1,7 @@
 import { isLive } from "../../billing/index.js";
 import type {
   AccountCharge,
+  AccountDueCharge,
   AccountInvoice,
   AccountSubscription,
   CustomerAccount,
@@ -12,9 +13,11 @@ import type { Language, NoticeKey, PortalText } from "./i18n.js";
 import { portalLayout } from "./layout.js";
 
 /**
- * GET /portal: the customer's subscriptions with what they may do to each, their recent charges and
- * invoices. Each action is a POST form carrying the session's CSRF token and the page's language;
- * canceling goes through a confirmation page first (a plain link to it).
+ * GET /portal: what the customer owes by payment link, their subscriptions with what they may do to
+ * each, their recent charges and invoices. Each action is a POST form carrying the session's CSRF
+ * token and the page's language; canceling goes through a confirmation page first (a plain link to
+ * it). "Pay now" is a plain link to the charge's own signed payment link (a GET that sends the
+ * browser on to the gateway's hosted checkout), the same link the customer was sent.
  */
 
 export interface PlanChoice {
@@ -43,8 +46,11 @@ function actions(sub: AccountSubscription, input: AccountPageInput): Raw {
   const base = `/portal/subscriptions/${sub.id}`;
   const forms: Raw[] = [];
   if (sub.status !== "canceled") {
+    // A card saved here ends collection by link (the enrolment turns the subscription to
+    // charge_automatically), so a subscription that pays by link is told what the card is for.
+    const label = sub.collectionMethod === "send_payment_link" ? text.saveCard : text.updateCard;
     forms.push(html`<form method="post" action="${base}/card">${hidden(session.csrfToken, language)}
-<button type="submit" data-action="card">${text.updateCard}</button></form>`);
+<button type="submit" data-action="card">${label}</button></form>`);
   }
   if (isLive(sub.status) && sub.cancelAtPeriodEnd) {
     forms.push(html`<form method="post" action="${base}/resume">${hidden(session.csrfToken, language)}
@@ -84,6 +90,7 @@ function subscriptionCard(sub: AccountSubscription, input: AccountPageInput): Ra
 <dt>${text.price}</dt><dd>${amount(sub.amountMinor, sub.currency)} <span class="muted">${text.every(sub.intervalCount, sub.intervalUnit)}</span></dd>
 <dt>${text.currentPeriod}</dt><dd>${date(sub.currentPeriodStart, text, zone)} – ${date(sub.currentPeriodEnd, text, zone)}</dd>
 <dt>${text.nextBilling}</dt><dd>${isLive(sub.status) && !sub.cancelAtPeriodEnd ? date(sub.nextBillingAt, text, zone) : html`<span class="none">–</span>`}</dd>
+<dt>${text.collectionMethod}</dt><dd data-collection-method="${sub.collectionMethod}">${text.collectionMethods[sub.collectionMethod]}</dd>
 <dt>${text.card}</dt><dd class="card">${card(sub, text, zone)}</dd>
 </dl>
 ${pending}
@@ -96,6 +103,12 @@ function chargeRow(charge: AccountCharge, text: PortalText, zone: string): Raw {
   return html`<tr data-charge="${charge.id}"><td>${date(charge.paidAt ?? charge.periodStart, text, zone)}</td>
 <td>${charge.planName}</td><td class="amount">${amount(charge.amountMinor, charge.currency)}</td>
 <td><span class="status status-${charge.status}">${state}</span></td></tr>`;
+}
+
+function dueRow(charge: AccountDueCharge, text: PortalText, zone: string): Raw {
+  return html`<tr data-due-charge="${charge.id}"><td>${date(charge.periodStart, text, zone)}</td>
+<td>${charge.planName}</td><td class="amount">${amount(charge.amountMinor, charge.currency)}</td>
+<td class="pay"><a class="button" data-action="pay" href="${charge.payUrl}">${text.payNow}</a></td></tr>`;
 }
 
 function invoiceRow(invoice: AccountInvoice, text: PortalText, zone: string): Raw {
@@ -112,6 +125,7 @@ function invoiceRow(invoice: AccountInvoice, text: PortalText, zone: string): Ra
 
 export function accountPage(input: AccountPageInput): string {
   const { session, account, language, text, zone, notice } = input;
+  const due = account.due.map((charge) => dueRow(charge, text, zone));
   const subs = account.subscriptions.map((sub) => subscriptionCard(sub, input));
   const charges = account.charges.map((charge) => chargeRow(charge, text, zone));
   const invoices = account.invoices.map((invoice) => invoiceRow(invoice, text, zone));
@@ -125,6 +139,13 @@ export function accountPage(input: AccountPageInput): string {
     },
     html`<h1>${fill(text.greeting, { name: html`<bdi>${session.name ?? session.email}</bdi>` })}</h1>
 ${notice ? html`<p class="notice" id="notice" role="status">${text.notices[notice]}</p>` : ""}
+${
+  due.length > 0
+    ? html`<section id="due"><h2>${text.due}</h2><p class="muted">${text.dueBody}</p>
+<table><thead><tr><th>${text.date}</th><th>${text.plan}</th><th class="amount">${text.amountDue}</th><th></th></tr></thead><tbody>${due}</tbody></table>
+</section>`
+    : ""
+}
 <section id="subscriptions"><h2>${text.subscriptions}</h2>
 ${subs.length > 0 ? subs : html`<p class="empty">${text.noSubscriptions}</p>`}
 </section>

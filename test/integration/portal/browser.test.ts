@@ -1,19 +1,26 @@
+import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { paymentLinkUrl } from "../../../src/charging/index.js";
+import { chargeAttempts } from "../../../src/db/schema/index.js";
+import { toDecimalString } from "../../../src/money/index.js";
 import { launchChromium } from "../../support/chromium.js";
 import {
+  CARDS,
   type EnrollmentWorld,
   eventually,
+  ledgerOf,
   startEnrollmentWorld,
   subscriptionOf,
 } from "../enrollment/support.js";
-import { linkFor, payingCustomer } from "./support.js";
+import { chargeOf, customerPayingByLink, linkFor, payingCustomer } from "./support.js";
 
 /**
  * The customer portal in headless Chromium, as a customer uses it: the link is clicked in an e-mail
  * (a page on another site), the card is updated on the gateway's hosted checkout (the simulator's
  * page, typed into), and the subscription is canceled at period end after the confirmation; the
- * Arabic page is right to left. No script error on any page.
+ * Arabic page is right to left; a charge awaiting payment by link is paid from the portal's
+ * "Pay now" on the hosted checkout, in English and in Arabic. No script error on any page.
  */
 let world: EnrollmentWorld;
 let browser: Browser;
@@ -151,3 +158,102 @@ it("shows the Arabic page right to left, and the toggle switches it", async () =
     expect(await page.getAttribute("html", "dir")).toBe("ltr");
   });
 });
+
+const PAY_BY_LINK = [
+  {
+    language: "en",
+    name: "Nadia",
+    method: "Pays by payment link",
+    saveCard: "Save a card for automatic payments",
+    payNow: "Pay now",
+    paid: "Paid, thank you",
+    chargePaid: "Paid",
+  },
+  {
+    language: "ar",
+    name: "نادية",
+    method: "يُدفع عبر رابط الدفع",
+    saveCard: "حفظ بطاقة للدفع التلقائي",
+    payNow: "ادفع الآن",
+    paid: "تم الدفع، شكراً لك",
+    chargePaid: "مدفوع",
+  },
+] as const;
+
+it.each(PAY_BY_LINK)(
+  "pays a charge awaiting payment from the portal's Pay now, on the hosted checkout ($language)",
+  async (words) => {
+    const { subscription, charge } = await customerPayingByLink(world, {
+      name: words.name,
+      language: words.language,
+    });
+    const link = new URL(paymentLinkUrl(world.h.ctx, charge.id));
+    const amount = `${toDecimalString(charge.amountMinor, charge.currency)} ${charge.currency}`;
+    await inPortal(subscription.customerId, async (page) => {
+      expect([await page.getAttribute("html", "lang"), new URL(page.url()).searchParams.get("lang")]).toEqual(
+        [words.language, words.language],
+      );
+      const card = page.locator(`article[data-subscription="${subscription.id}"]`);
+      expect(await card.locator("dd[data-collection-method]").textContent()).toBe(words.method);
+      expect(await card.locator('button[data-action="card"]').textContent()).toBe(words.saveCard);
+
+      const due = page.locator(`#due tr[data-due-charge="${charge.id}"]`);
+      expect(await due.locator("td.amount").textContent()).toBe(amount);
+      const pay = due.locator('a[data-action="pay"]');
+      expect(await pay.textContent()).toBe(words.payNow);
+      expect(await pay.getAttribute("href")).toBe(link.href);
+
+      await pay.click();
+      // Our link answers 303 to the gateway's hosted checkout for the charge's exact amount.
+      await page.waitForURL((url) => url.href.startsWith(`${world.h.sim.url}/checkout/`));
+      expect(await page.getAttribute("html", "lang")).toBe(words.language);
+      expect(await page.textContent("#amount")).toBe(amount);
+      await page.fill("#card_number", CARDS.approves);
+      await page.fill("#expiry", "12/30");
+      await page.fill("#cvv", "123");
+      await page.fill("#name", "Test Client");
+      await page.click("#pay");
+
+      // The gateway's result page sends the browser back to the link's own return page, where the
+      // engine asks CheckStatus before it says anything.
+      await page.waitForURL(
+        (url) => url.origin === world.server.url && url.pathname === `${link.pathname}/return`,
+        { timeout: 20_000 },
+      );
+      await page.waitForSelector("main.paid");
+      expect(await page.textContent("main.paid h1")).toBe(words.paid);
+      expect(await page.getAttribute("html", "lang")).toBe(words.language);
+
+      const paid = await eventually(async () => {
+        const row = await chargeOf(world, charge.id);
+        return row.status === "paid" ? row : undefined;
+      });
+      expect(paid.paidAt).not.toBeNull();
+      const attempts = await world.h.ctx.db
+        .select()
+        .from(chargeAttempts)
+        .where(eq(chargeAttempts.chargeId, charge.id));
+      const orderIds = attempts.map((attempt) => attempt.orderId);
+      expect(orderIds).toHaveLength(1);
+      const ledger = await ledgerOf(world.h);
+      const successes = ledger.payments.filter(
+        (payment) => payment.order_id?.startsWith(`chg_${charge.id}_`) && payment.status === "SUCCESS",
+      );
+      expect(successes.map(({ order_id, amount, currency }) => ({ order_id, amount, currency }))).toEqual([
+        {
+          order_id: orderIds[0],
+          amount: toDecimalString(charge.amountMinor, charge.currency),
+          currency: charge.currency,
+        },
+      ]);
+
+      // Back in the portal (the session is still open): nothing is due any more, the charge is paid.
+      await page.goto(`${world.server.url}/portal`);
+      expect(await page.locator("#due").count()).toBe(0);
+      expect(await page.locator(`tr[data-charge="${charge.id}"] .status`).textContent()).toBe(
+        words.chargePaid,
+      );
+    });
+  },
+  60_000,
+);

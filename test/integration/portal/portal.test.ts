@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paymentLinkUrl } from "../../../src/charging/index.js";
 import {
   enrollments,
   events,
@@ -12,8 +13,22 @@ import {
 } from "../../../src/db/schema/index.js";
 import { startServer } from "../../../src/http/index.js";
 import { changePlan } from "../../../src/plan-changes/index.js";
-import { type EnrollmentWorld, startEnrollmentWorld, subscriptionOf } from "../enrollment/support.js";
-import { linkFor, openLink, payingCustomer, secretOf, signIn } from "./support.js";
+import {
+  type EnrollmentWorld,
+  follow,
+  pay,
+  startEnrollmentWorld,
+  subscriptionOf,
+} from "../enrollment/support.js";
+import {
+  chargeOf,
+  customerPayingByLink,
+  linkFor,
+  openLink,
+  payingCustomer,
+  secretOf,
+  signIn,
+} from "./support.js";
 
 /**
  * The customer portal over HTTP: a magic link shows a button and opens, on its POST, once and
@@ -381,5 +396,75 @@ describe("changing plan", () => {
     } finally {
       await allowing.close();
     }
+  });
+});
+
+describe("paying by link", () => {
+  it("shows what is due with its Pay now link, and how each subscription pays", async () => {
+    const { subscription, charge } = await customerPayingByLink(world, { name: "Dana" });
+    const browser = await signIn(world, subscription.customerId);
+    const html = await (await browser.get("/portal")).text();
+    const link = paymentLinkUrl(world.h.ctx, charge.id);
+    expect(link.startsWith(`${world.server.url}/pay/${charge.id}/`)).toBe(true);
+    expect(html).toContain('<section id="due"><h2>Payments due</h2>');
+    const row = html.slice(html.indexOf(`<tr data-due-charge="${charge.id}">`));
+    expect(row).toMatch(
+      /^<tr data-due-charge="[0-9a-f-]{36}"><td><bdi class="date">15 Jan 2026<\/bdi><\/td>\n<td>Monthly<\/td><td class="amount"><span class="num" dir="ltr">100.00 QAR<\/span><\/td>/,
+    );
+    expect(row).toContain(`<a class="button" data-action="pay" href="${link}">Pay now</a>`);
+    expect(html).toContain(
+      '<dt>Payment</dt><dd data-collection-method="send_payment_link">Pays by payment link</dd>',
+    );
+    expect(html).toContain('<dd class="card"><span class="none">No card saved</span></dd>');
+    expect(html).toContain(
+      '<button type="submit" data-action="card">Save a card for automatic payments</button>',
+    );
+    expect(html).toContain('<span class="status status-awaiting_payment">Awaiting payment</span>');
+    // Still no script or inline style: "Pay now" is a plain link.
+    expect(html).not.toMatch(/<script|style=|<style/);
+
+    const arabic = await (await browser.get("/portal?lang=ar")).text();
+    expect(arabic).toContain('<section id="due"><h2>مدفوعات مستحقة</h2>');
+    expect(arabic).toContain(`<a class="button" data-action="pay" href="${link}">ادفع الآن</a>`);
+    expect(arabic).toContain('<dd data-collection-method="send_payment_link">يُدفع عبر رابط الدفع</dd>');
+    expect(arabic).toContain('data-action="card">حفظ بطاقة للدفع التلقائي</button>');
+    expect(arabic).toContain("بانتظار الدفع");
+
+    // The link the page gives is the charge's own: it sends the browser to the hosted checkout.
+    const opened = await fetch(link, { redirect: "manual" });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get("location")?.startsWith(`${world.h.sim.url}/checkout/`)).toBe(true);
+
+    // A customer who pays by card sees that, the usual card action, and nothing due.
+    const alicePage = await (await (await signIn(world, alice.customerId)).get("/portal")).text();
+    expect(alicePage).toContain('<dd data-collection-method="charge_automatically">Pays by card</dd>');
+    expect(alicePage).toContain('data-action="card">Update card</button>');
+    expect(alicePage).not.toContain('id="due"');
+    const bobPage = await (await (await signIn(world, bob.customerId)).get("/portal")).text();
+    expect(bobPage).toContain('<dd data-collection-method="charge_automatically">يُدفع بالبطاقة</dd>');
+    expect(bobPage).toContain('data-action="card">تحديث البطاقة</button>');
+  });
+
+  it("saving a card from the portal turns the subscription to automatic payments", async () => {
+    const { subscription, charge } = await customerPayingByLink(world, { name: "Huda" });
+    const browser = await signIn(world, subscription.customerId);
+    const response = await browser.post(`/portal/subscriptions/${subscription.id}/card`, {
+      csrf: await browser.csrf(),
+    });
+    expect(response.status).toBe(303);
+    const checkout = response.headers.get("location") ?? "";
+    expect(checkout.startsWith(`${world.h.sim.url}/checkout/`)).toBe(true);
+    const paid = await pay(world.h, checkout);
+    await follow(paid.redirect_url);
+
+    const after = await subscriptionOf(world.h, subscription.id);
+    expect(after.collectionMethod).toBe("charge_automatically");
+    expect(after.paymentMethodId).not.toBeNull();
+    // What waited for its link goes back to the card path: nothing is due by link any more.
+    expect((await chargeOf(world, charge.id)).status).not.toBe("awaiting_payment");
+    const html = await (await browser.get("/portal")).text();
+    expect(html).not.toContain('id="due"');
+    expect(html).toContain('<dd data-collection-method="charge_automatically">Pays by card</dd>');
+    expect(html).toContain('data-action="card">Update card</button>');
   });
 });

@@ -1,9 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { processChargeBatch } from "../../../src/charging/index.js";
 import { charges, invoices, subscriptions } from "../../../src/db/schema/index.js";
+import { subscribe } from "../../../src/enrollment/index.js";
 import { createPortalLink } from "../../../src/portal/index.js";
+import { runBillingTick } from "../../../src/scheduler/index.js";
 import { planOfSubscription } from "../../db/fixtures.js";
-import { type EnrollmentWorld, enrollNew, follow, pay } from "../enrollment/support.js";
+import {
+  type EnrollmentWorld,
+  enrollNew,
+  follow,
+  pay,
+  seedCustomer,
+  seedPlan,
+} from "../enrollment/support.js";
 
 /**
  * A customer with a live subscription paid through the simulator's checkout (so it has a card), and
@@ -63,6 +73,43 @@ async function firstPeriodPaid(world: EnrollmentWorld, subscriptionId: string): 
       currency: "QAR",
     });
   });
+}
+
+/**
+ * A customer whose subscription pays by payment link (no card), with its first charge of 100.00 QAR
+ * due and its link sent, as the billing tick and the charge worker leave it: awaiting_payment.
+ */
+export async function customerPayingByLink(world: EnrollmentWorld, customer: Record<string, unknown> = {}) {
+  const { h } = world;
+  const seededCustomer = await seedCustomer(h, customer);
+  const plan = await seedPlan(h);
+  const { subscriptionId } = await subscribe(h.ctx, {
+    customerId: seededCustomer.id,
+    planId: plan.id,
+    actor: "test",
+    collectionMethod: "send_payment_link",
+  });
+  await runBillingTick(h.ctx, { batchSize: 10 });
+  const [due] = await h.ctx.db.select().from(charges).where(eq(charges.subscriptionId, subscriptionId));
+  if (!due) throw new Error(`the tick made no charge for ${subscriptionId}`);
+  await processChargeBatch(h.ctx, [due.id]);
+  const charge = await chargeOf(world, due.id);
+  if (charge.status !== "awaiting_payment")
+    throw new Error(`the charge is ${charge.status}, not awaiting_payment`);
+  const [subscription] = await h.ctx.db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.id, subscriptionId));
+  if (subscription?.collectionMethod !== "send_payment_link" || subscription.paymentMethodId !== null) {
+    throw new Error("the seeded subscription does not pay by link without a card");
+  }
+  return { subscription, charge };
+}
+
+export async function chargeOf(world: EnrollmentWorld, id: string) {
+  const [row] = await world.h.ctx.db.select().from(charges).where(eq(charges.id, id));
+  if (!row) throw new Error(`no charge ${id}`);
+  return row;
 }
 
 export const linkFor = (world: EnrollmentWorld, customerId: string) =>
