@@ -138,7 +138,12 @@ async function cancelNow(tx: Tx, row: SubscriptionRow, request: Request, now: Da
   const canceled = await tx
     .update(charges)
     .set({ status: "canceled", nextAttemptAt: null })
-    .where(and(eq(charges.subscriptionId, row.id), inArray(charges.status, ["scheduled", "retrying"])))
+    .where(
+      and(
+        eq(charges.subscriptionId, row.id),
+        inArray(charges.status, ["scheduled", "retrying", "awaiting_payment"]),
+      ),
+    )
     .returning({ id: charges.id, status: charges.status });
   const subjects = {
     actor: request.actor,

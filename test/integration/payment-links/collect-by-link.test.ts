@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cancelSubscription } from "../../../src/cancellation/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
 import {
   type EnrollmentWorld,
@@ -177,6 +178,22 @@ describe("collection by payment link", () => {
     expect((await subscriptionOf(h, sub.subscriptionId)).status).toBe("unpaid");
     const closed = await follow(link);
     expect(closed.status).toBe(200);
+    expect(closed.text).toContain("This payment link is closed");
+    expect((await ledgerFor(h, charge.id)).paid).toHaveLength(0);
+  });
+
+  it("canceling the subscription closes its link", async () => {
+    const { h } = w;
+    const sub = await subscribeByLink(h);
+    const charge = await dueLinkCharge(h, sub.subscriptionId);
+    const link = await linkOf(h, charge.id);
+    await cancelSubscription(h.ctx, {
+      subscriptionId: sub.subscriptionId,
+      mode: "immediately",
+      actor: "test",
+    });
+    expect((await chargeRow(h, charge.id)).status).toBe("canceled");
+    const closed = await follow(link);
     expect(closed.text).toContain("This payment link is closed");
     expect((await ledgerFor(h, charge.id)).paid).toHaveLength(0);
   });
