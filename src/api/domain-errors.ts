@@ -11,6 +11,7 @@ import {
   type EnrollmentErrorCode,
 } from "../enrollment/index.js";
 import { GatewayError, GatewayUnavailableError } from "../gateway/index.js";
+import { CollectionMethodRefusal, type SwitchRefusalCode } from "../payment-links/index.js";
 import { PlanChangeError, type PlanChangeRefusal } from "../plan-changes/index.js";
 import { PortalCustomerNotFoundError } from "../portal/index.js";
 import { RefundError, type RefundRefusal } from "../refunds/index.js";
@@ -173,8 +174,19 @@ const PLAN_CHANGE_PROBLEMS: Record<PlanChangeRefusal, RefusalProblem> = {
   no_scheduled_change: { status: 409, title: "No plan change is scheduled" },
 };
 
+/**
+ * Switching how a subscription pays. One that has ended (or not started) is a conflict with its
+ * state; a card that cannot be charged is the domain's refusal, naming the card on file, if any.
+ */
+const COLLECTION_METHOD_PROBLEMS: Record<SwitchRefusalCode, RefusalProblem> = {
+  subscription_not_found: { status: 404, code: "not_found", title: "Resource not found" },
+  subscription_ended: { status: 409, title: "Subscription has ended or not started" },
+  no_usable_card: { status: 422, title: "No card that can be charged", field: "collection_method" },
+};
+
 export function domainProblem(error: unknown): ApiProblem | undefined {
   if (error instanceof PlanChangeError) return refusalProblem(PLAN_CHANGE_PROBLEMS, error);
+  if (error instanceof CollectionMethodRefusal) return refusalProblem(COLLECTION_METHOD_PROBLEMS, error);
   if (
     error instanceof PlanInputError ||
     error instanceof CustomerInputError ||

@@ -1,13 +1,14 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { COLLECTION_METHODS, type CollectionMethod } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { CustomerInputError, createCustomer } from "../customers/index.js";
-import { enrollments } from "../db/schema/index.js";
+import { enrollments, subscriptions } from "../db/schema/index.js";
 import {
   assertPlanTakesSubscriptions,
   EnrollmentError,
-  enroll,
   findOpenSubscription,
   startReEnrollment,
+  subscribe,
 } from "../enrollment/index.js";
 import { type CsvFile, CsvFileError, readCsvFile } from "../imports/index.js";
 import { getPlan } from "../plans/index.js";
@@ -15,11 +16,13 @@ import { CLI_ACTOR } from "./cli.js";
 import { CliError, EXIT } from "./errors.js";
 
 /**
- * Bulk enrollment from a CSV with the header email, name, phone, plan (a plan id); name and phone
- * may be empty. Each row becomes a customer (idempotent on e-mail) and a subscription with its
- * checkout link. Safe to run again on the same file:
+ * Bulk enrollment from a CSV with the header email, name, phone, plan (a plan id), and optionally
+ * collection_method; name, phone and collection_method may be empty. Each row becomes a customer
+ * (idempotent on e-mail) and a subscription with its checkout link; one paying by link
+ * (collection_method send_payment_link, or by default the plan's) starts at once and has none.
+ * Safe to run again on the same file:
  * - a customer already holding a subscription to the plan that is not canceled (pending or live;
- *   the rule enroll() applies, findOpenSubscription) is reported `existing` with that
+ *   the rule subscribe() applies, findOpenSubscription) is reported `existing` with that
  *   subscription's checkout link (the pending one, else the one the card was saved through); a
  *   pending subscription whose checkout could not be opened gets a fresh one;
  * - a bad row is `rejected` with the reason and its line number, and the run goes on.
@@ -36,6 +39,8 @@ export interface CsvRow {
   name: string;
   phone: string;
   plan: string;
+  /** The optional column collection_method, when the row fills it; else the plan's default. */
+  collection_method?: string;
   /** Why the row cannot be read (more cells than the header); it is then rejected as it is. */
   error?: string;
 }
@@ -49,6 +54,9 @@ export interface RowResult {
   status: RowStatus;
   customer_id: string | null;
   subscription_id: string | null;
+  /** How the subscription pays; null when the row was rejected. */
+  collection_method: CollectionMethod | null;
+  /** Null for a subscription paying by link: it needs no card. */
   checkout_url: string | null;
   error: string | null;
 }
@@ -76,13 +84,23 @@ export function readEnrollmentCsv(text: string, file: string): CsvRow[] {
     name: record.name ?? "",
     phone: record.phone ?? "",
     plan: record.plan ?? "",
+    ...(record.collection_method ? { collection_method: record.collection_method } : {}),
     ...(error === undefined ? {} : { error }),
   }));
 }
 
 /** The customer's subscription to the plan that is not canceled (the enrolment rule), with its checkout link. */
 async function openSubscription(ctx: Pick<EngineContext, "db">, customerId: string, planId: string) {
-  const subscription = await findOpenSubscription(ctx.db, customerId, planId);
+  const open = await findOpenSubscription(ctx.db, customerId, planId);
+  if (!open) return undefined;
+  const [subscription] = await ctx.db
+    .select({
+      id: subscriptions.id,
+      status: subscriptions.status,
+      collectionMethod: subscriptions.collectionMethod,
+    })
+    .from(subscriptions)
+    .where(eq(subscriptions.id, open.id));
   if (!subscription) return undefined;
   const [enrollment] = await ctx.db
     .select({ status: enrollments.status, checkoutUrl: enrollments.checkoutUrl })
@@ -93,7 +111,16 @@ async function openSubscription(ctx: Pick<EngineContext, "db">, customerId: stri
   return { ...subscription, checkoutUrl: enrollment?.checkoutUrl ?? null };
 }
 
-async function enrollCsvRow(ctx: EngineContext, row: CsvRow, base: RowResult): Promise<RowResult> {
+function isCollectionMethod(value: string): value is CollectionMethod {
+  return (COLLECTION_METHODS as readonly string[]).includes(value);
+}
+
+async function enrollCsvRow(
+  ctx: EngineContext,
+  row: CsvRow,
+  collectionMethod: CollectionMethod | undefined,
+  base: RowResult,
+): Promise<RowResult> {
   const plan = await getPlan(ctx, row.plan);
   if (!plan) return { ...base, error: `plan ${JSON.stringify(row.plan)} does not exist` };
   // Before the customer is created, so a plan that takes no subscriptions leaves nothing behind.
@@ -118,15 +145,22 @@ async function enrollCsvRow(ctx: EngineContext, row: CsvRow, base: RowResult): P
       status: "existing",
       customer_id: customer.id,
       subscription_id: existing.id,
+      collection_method: existing.collectionMethod,
       checkout_url: checkoutUrl,
     };
   }
-  const enrolled = await enroll(ctx, { customerId: customer.id, planId: plan.id, actor: CLI_ACTOR });
+  const enrolled = await subscribe(ctx, {
+    customerId: customer.id,
+    planId: plan.id,
+    actor: CLI_ACTOR,
+    collectionMethod,
+  });
   return {
     ...base,
     status: "enrolled",
     customer_id: customer.id,
     subscription_id: enrolled.subscriptionId,
+    collection_method: enrolled.collectionMethod,
     checkout_url: enrolled.checkoutUrl,
   };
 }
@@ -140,14 +174,22 @@ export async function enrollRow(ctx: EngineContext, row: CsvRow): Promise<RowRes
     status: "rejected",
     customer_id: null,
     subscription_id: null,
+    collection_method: null,
     checkout_url: null,
     error: null,
   };
   if (row.error) return { ...base, error: row.error };
   if (!row.email) return { ...base, error: "email is empty" };
   if (!row.plan) return { ...base, error: "plan is empty" };
+  const method = row.collection_method;
+  if (method !== undefined && !isCollectionMethod(method)) {
+    return {
+      ...base,
+      error: `collection_method ${JSON.stringify(method)} is not one of ${COLLECTION_METHODS.join(", ")} (or empty: the plan's)`,
+    };
+  }
   try {
-    return await enrollCsvRow(ctx, row, base);
+    return await enrollCsvRow(ctx, row, method, base);
   } catch (error) {
     if (error instanceof CustomerInputError || error instanceof EnrollmentError) {
       return { ...base, error: error.message };

@@ -1,13 +1,23 @@
-import { type Command, Option } from "commander";
+import { Argument, type Command, Option } from "commander";
 import { CHARGE_STATES } from "../billing/charge-states.js";
 import { COUPON_DURATIONS } from "../billing/discount.js";
 import { INTERVAL_UNITS } from "../billing/interval-units.js";
+import type { CollectionMethod } from "../billing/payment-link.js";
 import { PRORATION_BEHAVIORS } from "../billing/proration-behaviors.js";
 import { SUBSCRIPTION_STATES } from "../billing/subscription-states.js";
 import { CUSTOMER_LANGUAGES } from "../customers/languages.js";
 import { IMPORT_COLUMNS } from "../imports/columns.js";
 import type { Actions } from "./actions.js";
 import { integer, uuid } from "./options.js";
+
+/**
+ * billing/payment-link.ts's COLLECTION_METHODS, spelt out: that module loads the dunning rules (and
+ * zod), which the help should not pay for. The type keeps the two lists from drifting apart.
+ */
+const COLLECTION_METHODS = [
+  "charge_automatically",
+  "send_payment_link",
+] as const satisfies readonly CollectionMethod[];
 
 /**
  * Every command's definition: its name, arguments, options and help text, and the action that
@@ -49,6 +59,16 @@ function registerPlans(program: Command, action: Actions): void {
       )
         .choices(["recurring", "autosave"])
         .default("recurring"),
+    )
+    .addOption(
+      new Option(
+        "--collection-method <method>",
+        "how its subscriptions pay unless they say otherwise: charge_automatically (the saved card, default) or send_payment_link (a payment link per charge)",
+      ).choices(COLLECTION_METHODS),
+    )
+    .option(
+      "--trial-without-card",
+      "the trial starts without a card; its subscriptions pay by payment link (needs --trial-days of 1 or more)",
     )
     .action(action(load, "create"));
 
@@ -131,18 +151,31 @@ function registerEnroll(program: Command, action: Actions): void {
   program
     .command("enroll")
     .description(
-      "subscribe a customer to a plan and print the checkout link where the card is saved; " +
-        "or, with --csv, enroll every row of a file (email,name,phone,plan), safe to run again",
+      "subscribe a customer to a plan and print the checkout link where the card is saved " +
+        "(none for a subscription paying by link, which starts at once); " +
+        "or, with --csv, enroll every row of a file (email,name,phone,plan[,collection_method]), safe to run again",
     )
     .option("--customer <id>", "customer id", uuid)
     .option("--plan <id>", "plan id", uuid)
-    .option("--csv <file>", "bulk: a CSV with the header email,name,phone,plan (plan is a plan id)")
+    .option(
+      "--csv <file>",
+      "bulk: a CSV with the header email,name,phone,plan (plan is a plan id), and optionally collection_method",
+    )
     .option("--out <file>", "bulk: where to write the checkout links (default <file>.links.csv)")
     .option(
       "--allow-duplicate",
       "subscribe although the customer already has a subscription to the plan that is not canceled",
     )
-    .option("--coupon <code>", "redeem this coupon on the new subscription (autosave plans only)")
+    .option(
+      "--coupon <code>",
+      "redeem this coupon on the new subscription (autosave plans, or a subscription paying by link)",
+    )
+    .addOption(
+      new Option(
+        "--collection-method <method>",
+        "charge_automatically: the card is saved at a checkout first; send_payment_link: no card, it starts at once and each charge goes out as a payment link (default: the plan's)",
+      ).choices(COLLECTION_METHODS),
+    )
     .action(action(() => import("./actions/enroll.js"), "run"));
 }
 
@@ -214,6 +247,16 @@ function registerSubscriptions(program: Command, action: Actions): void {
     .description("take back the plan change scheduled for the end of the period")
     .argument("<id>", "subscription id", uuid)
     .action(action(planChange, "cancelScheduled"));
+
+  subscriptions
+    .command("set-collection-method")
+    .description(
+      "switch how a subscription pays: charge_automatically (needs a card the gateway lets us charge) " +
+        "or send_payment_link (its waiting charges go out as payment links at once)",
+    )
+    .argument("<id>", "subscription id", uuid)
+    .addArgument(new Argument("<method>", "the new collection method").choices(COLLECTION_METHODS))
+    .action(action(() => import("./actions/collection-method.js"), "set"));
 
   const discount = () => import("./actions/subscription-discount.js");
   subscriptions

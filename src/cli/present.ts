@@ -24,6 +24,8 @@ export function presentPlan(plan: StoredPlan) {
     interval_count: plan.intervalCount,
     trial_days: plan.trialDays,
     billing_mode: plan.billingMode,
+    collection_method: plan.collectionMethod,
+    trial_without_card: plan.trialWithoutCard,
     archived: plan.archivedAt !== null,
     created_at: iso(plan.createdAt),
   };
@@ -75,6 +77,7 @@ export function presentSubscription(row: SubscriptionView) {
     customer_id: row.customerId,
     plan_id: row.planId,
     status: row.status,
+    collection_method: row.collectionMethod,
     current_period_start: iso(row.currentPeriodStart),
     current_period_end: iso(row.currentPeriodEnd),
     next_billing_at: iso(row.nextBillingAt),
@@ -91,7 +94,8 @@ export function presentSubscription(row: SubscriptionView) {
   };
 }
 
-export function presentCharge(row: ChargeRow) {
+/** A charge; `paymentLink` is where its customer pays it while it is awaiting_payment (else null). */
+export function presentCharge(row: ChargeRow, paymentLink: string | null) {
   return {
     id: row.id,
     subscription_id: row.subscriptionId,
@@ -113,6 +117,7 @@ export function presentCharge(row: ChargeRow) {
     last_decline_description: row.lastDeclineDescription,
     paid_at: iso(row.paidAt),
     paid_transaction_id: row.paidTransactionId,
+    payment_link: paymentLink,
     attempts: row.attempts.map((attempt) => ({
       attempt: attempt.attemptNumber,
       order_id: attempt.orderId,

@@ -12,4 +12,5 @@ export const IMPORT_COLUMNS = [
   "card_last4",
   "token_issued_at",
   "next_billing_at",
+  "collection_method",
 ] as const;

@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import { z } from "zod";
-import { parseCardExpiry } from "../billing/index.js";
+import { COLLECTION_METHODS, parseCardExpiry } from "../billing/index.js";
 import { IMPORT_COLUMNS } from "./columns.js";
 import { type CsvFile, CsvFileError, readCsvFile } from "./csv.js";
 
@@ -20,6 +20,7 @@ import { type CsvFile, CsvFileError, readCsvFile } from "./csv.js";
  * | card_last4      | no       | four digits                                                          |
  * | token_issued_at | no       | ISO 8601; default now (the token lives six months or to card expiry) |
  * | next_billing_at | no       | ISO 8601: the first charge here, and the billing anchor; default now |
+ * | collection_method | no     | charge_automatically (the card) or send_payment_link; default the plan's |
  */
 
 const blankAsUndefined = (value: unknown) =>
@@ -57,6 +58,9 @@ export const importRowSchema = z.object({
   card_last4: optional(z.string().regex(/^\d{4}$/, "expected four digits")),
   token_issued_at: optional(instant),
   next_billing_at: optional(instant),
+  collection_method: optional(
+    z.enum(COLLECTION_METHODS, { error: `expected one of ${COLLECTION_METHODS.join(", ")}` }),
+  ),
 });
 
 export type ImportRow = z.output<typeof importRowSchema>;

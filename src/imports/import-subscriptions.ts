@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DateTime } from "luxon";
-import { tokenExpiry } from "../billing/index.js";
+import { type CollectionMethod, tokenExpiry } from "../billing/index.js";
 import { toInstant } from "../clock/index.js";
 import type { EngineContext } from "../context/index.js";
 import type { SqlTx } from "../db/index.js";
@@ -17,7 +17,9 @@ import type { ImportRow, ReadRow } from "./import-row.js";
  * `rejected` with its line and reason, and none of it is written; the other rows go on.
  *
  * The subscription is active, its billing anchor and next_billing_at the row's next_billing_at, so
- * the scheduler bills its first period here at that moment, exactly as for an enrolled one.
+ * the scheduler bills its first period here at that moment, exactly as for an enrolled one. It pays
+ * as the row's collection_method says, else as its plan's does: by the imported card, or by payment
+ * link (the card then stays on file for a switch back).
  */
 export type ImportStatus = "imported" | "existing" | "rejected";
 
@@ -51,6 +53,7 @@ interface Plan {
   name: string;
   amount_minor: string;
   currency: string;
+  collection_method: CollectionMethod;
 }
 
 interface Ready {
@@ -139,7 +142,7 @@ async function resolvePlans(ctx: ImportCtx, rows: readonly ReadRow[]): Promise<M
   const refs = [...new Set(rows.flatMap(({ row }) => (row ? [row.plan] : [])))];
   if (refs.length === 0) return new Map();
   const found = await ctx.db.$client<Plan[]>`
-    select id, name, amount_minor, currency from plans
+    select id, name, amount_minor, currency, collection_method from plans
     where id::text = any(${refs}::text[]) or name = any(${refs}::text[])`;
   return new Map(
     refs.map((ref): [string, Plan | string] => {
@@ -188,16 +191,20 @@ async function writeChunk(
       nextBillingAt,
       issuedAt,
       expiresAt: tokenExpiry(issuedAt, r.row.card_expiry ?? null),
+      collectionMethod: r.row.collection_method ?? r.plan.collection_method,
       sealed,
     };
   });
   await tx`
-    insert into subscriptions (id, customer_id, plan_id, status, timezone, billing_anchor, next_billing_at)
-    select v.id, v.customer_id, v.plan_id, 'active', ${ctx.config.BILLING_TIMEZONE}, v.anchor, v.anchor
+    insert into subscriptions (id, customer_id, plan_id, status, timezone, billing_anchor, next_billing_at,
+      collection_method)
+    select v.id, v.customer_id, v.plan_id, 'active', ${ctx.config.BILLING_TIMEZONE}, v.anchor, v.anchor,
+      v.collection_method::collection_method
     from unnest(
       ${written.map((w) => w.subscriptionId)}::uuid[], ${written.map((w) => w.customerId)}::uuid[],
-      ${written.map((w) => w.plan.id)}::uuid[], ${written.map((w) => iso(w.nextBillingAt))}::text[]::timestamptz[]
-    ) as v(id, customer_id, plan_id, anchor)`;
+      ${written.map((w) => w.plan.id)}::uuid[], ${written.map((w) => iso(w.nextBillingAt))}::text[]::timestamptz[],
+      ${written.map((w) => w.collectionMethod)}::text[]
+    ) as v(id, customer_id, plan_id, anchor, collection_method)`;
   await tx`
     insert into payment_methods (id, customer_id, subscription_id, kind, token_ciphertext, token_nonce,
       token_tag, token_key_id, token_fingerprint, card_last4, card_expiry_month, amount_minor, currency,
@@ -234,6 +241,7 @@ async function writeChunk(
         plan_id: w.plan.id,
         next_billing_at: iso(w.nextBillingAt),
         payment_method_id: w.paymentMethodId,
+        collection_method: w.collectionMethod,
       },
     })),
   );

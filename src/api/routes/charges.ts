@@ -34,7 +34,7 @@ export function chargeRoutes(app: ApiApp, ctx: EngineContext): void {
     },
     async (request) => {
       const page = await listCharges(ctx.db, request.query);
-      return { data: page.data.map(presentCharge), has_more: page.has_more };
+      return { data: page.data.map((row) => presentCharge(row, ctx)), has_more: page.has_more };
     },
   );
 
@@ -48,7 +48,7 @@ export function chargeRoutes(app: ApiApp, ctx: EngineContext): void {
         response: { 200: chargeSchema, 401: problemReplies[401], 404: problemReplies[404] },
       },
     },
-    async (request) => presentCharge(await findCharge(ctx.db, request.params.id)),
+    async (request) => presentCharge(await findCharge(ctx.db, request.params.id), ctx),
   );
 
   app.post(
@@ -78,7 +78,7 @@ export function chargeRoutes(app: ApiApp, ctx: EngineContext): void {
         outcome: result.kind,
         detail: resultDetail(result),
         checkout_url: result.kind === "token_unusable" ? result.checkoutUrl : null,
-        charge: presentCharge(charge),
+        charge: presentCharge(charge, ctx),
       });
     },
   );
@@ -106,7 +106,7 @@ export function chargeRoutes(app: ApiApp, ctx: EngineContext): void {
     async (request) => {
       const result = await reconcileHeldCharge(ctx, request.params.id, { actor: actorOf(request) });
       const charge = await findCharge(ctx.db, request.params.id);
-      return { outcome: result.outcome, detail: reconcileDetail(result), charge: presentCharge(charge) };
+      return { outcome: result.outcome, detail: reconcileDetail(result), charge: presentCharge(charge, ctx) };
     },
   );
 

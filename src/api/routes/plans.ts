@@ -15,7 +15,8 @@ export function planRoutes(app: ApiApp, ctx: EngineContext): void {
         tags: ["plans"],
         summary: "Create a plan",
         description:
-          "The currency must be one the gateway account takes (GATEWAY_CURRENCIES, default QAR); the amount is a decimal string with at most the currency's decimals and nothing around it. Every offending field is listed in one 400.",
+          "The currency must be one the gateway account takes (GATEWAY_CURRENCIES, default QAR); the amount is a decimal string with at most the currency's decimals and nothing around it. Every offending field is listed in one 400. " +
+          "`collection_method` is how its subscriptions pay unless they say otherwise (default charge_automatically); `trial_without_card` (needs trial_days of at least 1) starts them without a card, paying by payment link.",
         headers: idempotencyHeaders,
         // The input side of the billing schema: every field, the amount against its currency and
         // the currency against GATEWAY_CURRENCIES are checked here, all reported in one 400.

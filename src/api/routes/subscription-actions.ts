@@ -1,12 +1,14 @@
 import { cancelSubscription, pauseSubscription, resumeSubscription } from "../../cancellation/index.js";
 import type { EngineContext } from "../../context/index.js";
-import { enroll, startReEnrollment } from "../../enrollment/index.js";
+import { startReEnrollment, subscribe } from "../../enrollment/index.js";
+import { setCollectionMethod } from "../../payment-links/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
 import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
 import {
   cancelBody,
   checkoutLinkSchema,
+  collectionMethodBody,
   createdSubscriptionSchema,
   createSubscriptionBody,
   presentSubscription,
@@ -27,6 +29,7 @@ export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void 
         summary: "Subscribe a customer to a plan",
         description:
           "Creates a pending_enrollment subscription and a hosted checkout where the customer saves a card; the subscription starts when the gateway confirms the payment. " +
+          "With `collection_method` send_payment_link (the default of a plan that says so, or whose trial needs no card) there is no card and no checkout: the subscription starts at once, trialing or active, each charge goes to the customer as a payment link, and `enrollment_id` and `checkout_url` are null. " +
           "A customer who already has a subscription to the plan that is not canceled is refused with 409 `already_subscribed` naming it, unless `allow_duplicate` is true. " +
           "A plan whose currency the gateway account does not take (GATEWAY_CURRENCIES) is refused with 422 `currency_not_supported`. " +
           "A `coupon` is checked before anything is written and redeemed with the subscription; it is refused as on POST /v1/subscriptions/{id}/discount, a plan with billing_mode recurring with 422 `coupon_needs_autosave`. " +
@@ -44,13 +47,14 @@ export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void 
       },
     },
     async (request, reply) => {
-      const { customer_id, plan_id, allow_duplicate = false, coupon } = request.body;
-      const result = await enroll(ctx, {
+      const { customer_id, plan_id, allow_duplicate = false, coupon, collection_method } = request.body;
+      const result = await subscribe(ctx, {
         customerId: customer_id,
         planId: plan_id,
         actor: actorOf(request),
         allowDuplicate: allow_duplicate,
         coupon,
+        collectionMethod: collection_method,
       });
       const subscription = await findSubscription(ctx.db, result.subscriptionId);
       return reply.code(201).send({
@@ -124,6 +128,33 @@ export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void 
     async (request) => {
       const { id } = request.params;
       await resumeSubscription(ctx, { subscriptionId: id, actor: actorOf(request) });
+      return presentSubscription(await findSubscription(ctx.db, id));
+    },
+  );
+
+  app.post(
+    "/subscriptions/:id/collection-method",
+    {
+      schema: {
+        tags: ["subscriptions"],
+        summary: "Switch how the subscription pays: by its card, or by payment link",
+        description:
+          "send_payment_link: each charge waiting for the card (scheduled or retrying) goes to the customer as a payment link at once, and so does every later charge; the card stays on file. " +
+          "charge_automatically: only with a card the gateway lets us charge (an active token; a recurring one only for charges of the amount it was saved for), else refused with 422 `no_usable_card` (a new-card link or the customer portal saves one, and switches by itself); charges waiting for their link go back to the card. " +
+          "The same method again changes nothing. A canceled subscription, or one still pending enrollment, is refused with 409 `subscription_ended`. Answers the subscription afterwards.",
+        params: idParams,
+        headers: idempotencyHeaders,
+        body: collectionMethodBody,
+        response: { ...subscriptionActionReplies, 400: problemReplies[400] },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await setCollectionMethod(ctx, {
+        subscriptionId: id,
+        method: request.body.collection_method,
+        actor: actorOf(request),
+      });
       return presentSubscription(await findSubscription(ctx.db, id));
     },
   );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { INTERVAL_UNITS } from "../../billing/index.js";
+import { COLLECTION_METHODS, INTERVAL_UNITS } from "../../billing/index.js";
 import { type Customer, customerInputSchema } from "../../customers/index.js";
 import { billingMode, language } from "../../db/schema/index.js";
 import type { StoredPlan } from "../../plans/index.js";
@@ -17,6 +17,16 @@ export const planSchema = z
     trial_days: z.number().int(),
     product_id: z.string().nullable(),
     billing_mode: z.enum(billingMode.enumValues),
+    collection_method: z
+      .enum(COLLECTION_METHODS)
+      .describe(
+        "How a new subscription pays unless it says otherwise: charge_automatically (the saved card) or send_payment_link (a payment link per charge)",
+      ),
+    trial_without_card: z
+      .boolean()
+      .describe(
+        "The trial starts without a card: a new subscription pays by payment link unless it asks for charge_automatically",
+      ),
     created_at: timestamp,
     archived_at: timestamp.nullable(),
   })
@@ -32,6 +42,8 @@ export function presentPlan(plan: StoredPlan): z.infer<typeof planSchema> {
     trial_days: plan.trialDays,
     product_id: plan.productId ?? null,
     billing_mode: plan.billingMode,
+    collection_method: plan.collectionMethod,
+    trial_without_card: plan.trialWithoutCard,
     created_at: iso(plan.createdAt),
     archived_at: iso(plan.archivedAt),
   };

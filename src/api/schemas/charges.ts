@@ -2,7 +2,13 @@ import { z } from "zod";
 import { ATTEMPT_STATES, CHARGE_STATES } from "../../billing/index.js";
 import { invoiceStatus, refundReason, refundStatus } from "../../db/schema/index.js";
 import type { RefundRow } from "../../refunds/index.js";
-import type { AttemptSummary, ChargeRow, InvoiceView } from "../services/charges.js";
+import {
+  type AttemptSummary,
+  type ChargeRow,
+  type InvoiceView,
+  type LinkSigner,
+  paymentLinkOf,
+} from "../services/charges.js";
 import { iso, moneySchema, pageOf, pageQuery, presentMoney, timestamp } from "./common.js";
 
 export const chargeAttemptSchema = z
@@ -54,14 +60,23 @@ export const chargeSchema = z
     last_decline_description: z.string().nullable(),
     paid_at: timestamp.nullable(),
     paid_transaction_id: z.string().nullable().describe("The gateway transaction that paid the charge"),
+    payment_link: z
+      .url()
+      .nullable()
+      .describe(
+        "Where the customer pays the charge, while it is awaiting_payment (a subscription paying by payment link); null otherwise",
+      ),
     attempts: z
       .array(chargeAttemptSchema)
-      .describe("Every call to GetnewPayment for the charge, oldest first, with the orderId it carried"),
+      .describe(
+        "Every call to the gateway for the charge, oldest first, with the orderId it carried: GetnewPayment with the card, or a checkout of its payment link",
+      ),
     created_at: timestamp,
   })
   .meta({ id: "Charge" });
 
-export function presentCharge(row: ChargeRow): z.infer<typeof chargeSchema> {
+/** The charge as the API shows it; `links` signs its payment link, if it has one. */
+export function presentCharge(row: ChargeRow, links: LinkSigner): z.infer<typeof chargeSchema> {
   return {
     id: row.id,
     subscription_id: row.subscriptionId,
@@ -82,6 +97,7 @@ export function presentCharge(row: ChargeRow): z.infer<typeof chargeSchema> {
     last_decline_description: row.lastDeclineDescription,
     paid_at: iso(row.paidAt),
     paid_transaction_id: row.paidTransactionId,
+    payment_link: paymentLinkOf(row, links),
     attempts: row.attempts.map(presentAttempt),
     created_at: iso(row.createdAt),
   };

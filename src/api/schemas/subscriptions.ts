@@ -1,8 +1,12 @@
 import { z } from "zod";
-import { SUBSCRIPTION_STATES, storableText } from "../../billing/index.js";
+import { COLLECTION_METHODS, SUBSCRIPTION_STATES, storableText } from "../../billing/index.js";
 import type { EventRow, SubscriptionView } from "../services/subscriptions.js";
 import { iso, pageLimit, pageOf, pageQuery, problemReplies, timestamp } from "./common.js";
 import { applyDiscountBody, discountSchema, presentDiscount } from "./coupons.js";
+
+const collectionMethodField = z.enum(COLLECTION_METHODS, {
+  error: `collection_method must be one of ${COLLECTION_METHODS.join(", ")}`,
+});
 
 export const subscriptionSchema = z
   .object({
@@ -11,6 +15,9 @@ export const subscriptionSchema = z
     plan_id: z.uuid(),
     status: z.enum(SUBSCRIPTION_STATES),
     timezone: z.string().describe("IANA zone in which period boundaries fall"),
+    collection_method: collectionMethodField.describe(
+      "How its charges are collected: charge_automatically (the saved card) or send_payment_link (each charge goes to the customer as a payment link)",
+    ),
     current_period_start: timestamp.nullable(),
     current_period_end: timestamp.nullable(),
     next_billing_at: timestamp.nullable(),
@@ -57,6 +64,7 @@ export function presentSubscription(row: SubscriptionView): SubscriptionBody {
     plan_id: row.planId,
     status: row.status,
     timezone: row.timezone,
+    collection_method: row.collectionMethod,
     current_period_start: iso(row.currentPeriodStart),
     current_period_end: iso(row.currentPeriodEnd),
     next_billing_at: iso(row.nextBillingAt),
@@ -95,15 +103,37 @@ export const createSubscriptionBody = z.strictObject({
     ),
   coupon: applyDiscountBody.shape.coupon
     .optional()
-    .describe("A coupon code to redeem on the new subscription (autosave plans only)"),
+    .describe(
+      "A coupon code to redeem on the new subscription (autosave plans, or a subscription that pays by payment link)",
+    ),
+  collection_method: collectionMethodField
+    .optional()
+    .describe(
+      "charge_automatically: the customer saves a card at a hosted checkout first; send_payment_link: no card, the subscription starts at once and each charge goes out as a payment link. Default: the plan's collection_method, or send_payment_link for a plan with trial_without_card",
+    ),
 });
 
 export const createdSubscriptionSchema = subscriptionSchema
   .extend({
-    enrollment_id: z.uuid(),
-    checkout_url: z.url().describe("Hosted checkout page where the customer saves a card"),
+    enrollment_id: z
+      .uuid()
+      .nullable()
+      .describe("The enrollment whose checkout saves the card; null for a subscription paying by link"),
+    checkout_url: z
+      .url()
+      .nullable()
+      .describe(
+        "Hosted checkout page where the customer saves a card; null for a subscription paying by link, which has started already",
+      ),
   })
   .meta({ id: "CreatedSubscription" });
+
+/** Switching how a subscription pays. */
+export const collectionMethodBody = z.strictObject({
+  collection_method: collectionMethodField.describe(
+    "charge_automatically: charge the card on file (refused with 422 no_usable_card without one the gateway lets us charge); send_payment_link: send each charge to the customer as a payment link",
+  ),
+});
 
 /** Why a person changed a subscription: kept in the event log. */
 export const reasonField = z

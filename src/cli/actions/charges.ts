@@ -1,20 +1,39 @@
 import type { Command } from "commander";
-import { findCharge, listCharges } from "../../api/services/charges.js";
+import { type ChargeRow, findCharge, listCharges, paymentLinkOf } from "../../api/services/charges.js";
 import type { ChargeState } from "../../billing/index.js";
+import type { Config } from "../../config/index.js";
 import type { Cli } from "../cli.js";
-import { fields, table } from "../output.js";
+import { linkSigner } from "../link-signer.js";
+import { fields, type Output, table } from "../output.js";
 import { allPages } from "../paging.js";
 import { presentCharge } from "../present.js";
 
 /** `billing charges list|show`: reads, needing the database alone (collection is apart: the engine). */
+
+/**
+ * The charges as shown, each with its payment link while it awaits payment by one. The token key
+ * that signs the links is read only when a charge has one; without a key, a note says why none is
+ * shown.
+ */
+async function presentAll(config: Config, rows: readonly ChargeRow[], output: Output) {
+  const withLinks = rows.some((row) => row.linkSent);
+  const signer = withLinks ? await linkSigner(config) : null;
+  if (withLinks && signer === null) {
+    output.note(
+      "note: payment links are not shown: no token key to sign them with (TOKEN_ENCRYPTION_KEY, or the running engine's TOKEN_DEV_KEY_FILE)",
+    );
+  }
+  return rows.map((row) => presentCharge(row, paymentLinkOf(row, signer)));
+}
 
 export async function list(
   cli: Cli,
   options: { subscription?: string; status?: ChargeState },
   command: Command,
 ): Promise<void> {
-  const rows = await cli.withDatabase(({ db }) =>
-    allPages(async (after) => {
+  const output = cli.output(command);
+  const shown = await cli.withDatabase(async ({ db, config }) => {
+    const rows = await allPages(async (after) => {
       const page = await listCharges(db, {
         limit: 100,
         starting_after: after,
@@ -22,35 +41,26 @@ export async function list(
         status: options.status,
       });
       return { rows: page.data, next: page.has_more ? (page.data.at(-1)?.id ?? null) : null };
-    }),
+    });
+    return presentAll(config, rows, output);
+  });
+  output.result({ data: shown }, () =>
+    table(shown, ["id", "subscription_id", "status", "amount", "currency", "attempt_count", "period_start"]),
   );
-  const shown = rows.map(presentCharge);
-  cli
-    .output(command)
-    .result({ data: shown }, () =>
-      table(shown, [
-        "id",
-        "subscription_id",
-        "status",
-        "amount",
-        "currency",
-        "attempt_count",
-        "period_start",
-      ]),
-    );
 }
 
 export async function show(cli: Cli, id: string, _options: unknown, command: Command): Promise<void> {
-  const shown = presentCharge(await cli.withDatabase(({ db }) => findCharge(db, id)));
-  const { attempts, ...charge } = shown;
-  cli
-    .output(command)
-    .result(shown, () =>
-      [
-        fields(charge),
-        "",
-        "attempts:",
-        table(attempts, ["attempt", "order_id", "status", "transaction_id", "decline_code", "duplicate"]),
-      ].join("\n"),
-    );
+  const output = cli.output(command);
+  const [shown] = await cli.withDatabase(async ({ db, config }) =>
+    presentAll(config, [await findCharge(db, id)], output),
+  );
+  const { attempts, ...charge } = shown!;
+  output.result(shown, () =>
+    [
+      fields(charge),
+      "",
+      "attempts:",
+      table(attempts, ["attempt", "order_id", "status", "transaction_id", "decline_code", "duplicate"]),
+    ].join("\n"),
+  );
 }

@@ -2,7 +2,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 import { stringify } from "csv-stringify/sync";
-import { enroll } from "../../enrollment/index.js";
+import { findSubscription } from "../../api/services/subscriptions.js";
+import type { CollectionMethod } from "../../billing/index.js";
+import { subscribe } from "../../enrollment/index.js";
 import { type CsvRow, enrollRow, type RowResult, readEnrollmentCsv } from "../bulk-enroll.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
 import { CliError, EXIT } from "../errors.js";
@@ -25,19 +27,27 @@ function defaultOut(csv: string): string {
   return path.join(parsed.dir, `${parsed.name}.links.csv`);
 }
 
-async function enrollOne(
-  cli: Cli,
-  output: Output,
-  customerId: string,
-  planId: string,
-  allowDuplicate: boolean,
-  coupon: string | undefined,
-): Promise<void> {
-  const result = await cli.withEngine((ctx) =>
-    enroll(ctx, { customerId, planId, actor: CLI_ACTOR, allowDuplicate, coupon }),
-  );
+interface EnrollOne {
+  customerId: string;
+  planId: string;
+  allowDuplicate: boolean;
+  coupon: string | undefined;
+  collectionMethod: CollectionMethod | undefined;
+}
+
+/**
+ * One subscription, with its status: pending_enrollment and the checkout where the card is saved,
+ * or (paying by link) started already, trialing or active, with no checkout.
+ */
+async function enrollOne(cli: Cli, output: Output, input: EnrollOne): Promise<void> {
+  const { result, subscription } = await cli.withEngine(async (ctx) => {
+    const result = await subscribe(ctx, { ...input, actor: CLI_ACTOR });
+    return { result, subscription: await findSubscription(ctx.db, result.subscriptionId) };
+  });
   const shown = {
     subscription_id: result.subscriptionId,
+    status: subscription.status,
+    collection_method: result.collectionMethod,
     enrollment_id: result.enrollmentId,
     checkout_url: result.checkoutUrl,
   };
@@ -77,7 +87,15 @@ async function enrollCsv(cli: Cli, output: Output, csv: string, out: string): Pr
   }
   output.result({ ...summary, rows: results }, () =>
     [
-      table(results, ["line", "email", "status", "subscription_id", "checkout_url", "error"]),
+      table(results, [
+        "line",
+        "email",
+        "status",
+        "subscription_id",
+        "collection_method",
+        "checkout_url",
+        "error",
+      ]),
       "",
       `${summary.enrolled} enrolled, ${summary.existing} already enrolled, ${summary.rejected} rejected; links written to ${out}`,
     ].join("\n"),
@@ -87,7 +105,8 @@ async function enrollCsv(cli: Cli, output: Output, csv: string, out: string): Pr
 
 /**
  * `billing enroll`: one customer to one plan, or every row of a CSV file (bulk-enroll.ts), through
- * the enrolment service; each prints the checkout link where the card is saved.
+ * the enrolment service; each prints the checkout link where the card is saved (none for a
+ * subscription paying by link).
  */
 export async function run(
   cli: Cli,
@@ -98,6 +117,7 @@ export async function run(
     out?: string;
     allowDuplicate?: boolean;
     coupon?: string;
+    collectionMethod?: CollectionMethod;
   },
   command: Command,
 ): Promise<void> {
@@ -111,6 +131,12 @@ export async function run(
       throw new CliError("--allow-duplicate: only with --customer and --plan", EXIT.usage);
     }
     if (options.coupon) throw new CliError("--coupon: only with --customer and --plan", EXIT.usage);
+    if (options.collectionMethod) {
+      throw new CliError(
+        "--collection-method: only with --customer and --plan (the file's collection_method column says it per row)",
+        EXIT.usage,
+      );
+    }
     return enrollCsv(cli, output, options.csv, options.out ?? defaultOut(options.csv));
   }
   if (!options.customer || !options.plan) {
@@ -120,12 +146,11 @@ export async function run(
     );
   }
   if (options.out) throw new CliError("--out: only with --csv", EXIT.usage);
-  return enrollOne(
-    cli,
-    output,
-    options.customer,
-    options.plan,
-    Boolean(options.allowDuplicate),
-    options.coupon,
-  );
+  return enrollOne(cli, output, {
+    customerId: options.customer,
+    planId: options.plan,
+    allowDuplicate: Boolean(options.allowDuplicate),
+    coupon: options.coupon,
+    collectionMethod: options.collectionMethod,
+  });
 }

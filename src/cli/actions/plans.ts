@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { IntervalUnit } from "../../billing/index.js";
+import type { CollectionMethod, IntervalUnit } from "../../billing/index.js";
 import { createPlan, listPlans } from "../../plans/index.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
 import { fields, table } from "../output.js";
@@ -18,6 +18,8 @@ export async function create(
     intervalCount: number;
     trialDays: number;
     billingMode: "recurring" | "autosave";
+    collectionMethod?: CollectionMethod;
+    trialWithoutCard?: boolean;
   },
   command: Command,
 ): Promise<void> {
@@ -32,6 +34,8 @@ export async function create(
         interval_count: options.intervalCount,
         trial_days: options.trialDays,
         billing_mode: options.billingMode,
+        ...(options.collectionMethod === undefined ? {} : { collection_method: options.collectionMethod }),
+        trial_without_card: Boolean(options.trialWithoutCard),
       },
       { actor: CLI_ACTOR },
     ),
@@ -55,6 +59,16 @@ export async function list(cli: Cli, options: { archived?: boolean }, command: C
   cli
     .output(command)
     .result({ data: shown }, () =>
-      table(shown, ["id", "name", "amount", "currency", "interval", "interval_count", "trial_days"]),
+      table(shown, [
+        "id",
+        "name",
+        "amount",
+        "currency",
+        "interval",
+        "interval_count",
+        "trial_days",
+        "collection_method",
+        "trial_without_card",
+      ]),
     );
 }

@@ -28,7 +28,15 @@ export async function list(
   cli
     .output(command)
     .result({ data: shown }, () =>
-      table(shown, ["id", "status", "customer_id", "plan_id", "current_period_end", "next_billing_at"]),
+      table(shown, [
+        "id",
+        "status",
+        "collection_method",
+        "customer_id",
+        "plan_id",
+        "current_period_end",
+        "next_billing_at",
+      ]),
     );
 }
 

@@ -28,6 +28,8 @@ describe("plans", () => {
       trial_days: 14,
       product_id: null,
       billing_mode: "recurring",
+      collection_method: "charge_automatically",
+      trial_without_card: false,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       archived_at: null,
     });

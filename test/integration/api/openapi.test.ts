@@ -46,6 +46,7 @@ describe("OpenAPI document", () => {
         "POST /v1/subscriptions/{id}/pause",
         "POST /v1/subscriptions/{id}/resume",
         "POST /v1/subscriptions/{id}/new-card-link",
+        "POST /v1/subscriptions/{id}/collection-method",
         "POST /v1/subscriptions/{id}/change-plan",
         "POST /v1/subscriptions/{id}/change-plan/cancel",
         "GET /v1/charges",

@@ -117,4 +117,65 @@ describe("importing subscriptions with their card tokens", () => {
     expect(results.get(charge!.id)?.kind).toBe("paid");
     expect((await collections(h, tokens[0]!)).map((p) => p.status)).toEqual(["SUCCESS"]);
   });
+
+  it("takes an optional collection_method column: the row's method, else the plan's; an unknown one is rejected", async () => {
+    await createPlan(h.ctx, {
+      name: "Links",
+      amount: "49.00",
+      currency: "QAR",
+      interval: "month",
+      collection_method: "send_payment_link",
+    });
+    const minted = await h.simAdmin<{ tokens: { card_token: string }[] }>("POST", "/_sim/tokens", {
+      count: 2,
+      amount: "49.00",
+    });
+    const [t3, t4] = minted.tokens.map((t) => t.card_token);
+    const file = [
+      "email,plan,card_token,collection_method",
+      `link@example.com,Pro,${tokens[0]},send_payment_link`,
+      `card@example.com,Pro,${tokens[1]},`,
+      `default@example.com,Links,${t3},`,
+      `forced@example.com,Links,${t4},charge_automatically`,
+      `bad@example.com,Pro,${tokens[2]},cash`,
+    ].join("\n");
+
+    const report = await importSubscriptions(h.ctx, readImportCsv(file));
+    expect(report).toMatchObject({ imported: 4, rejected: 1 });
+    expect(report.rows.at(-1)).toMatchObject({
+      line: 6,
+      status: "rejected",
+      error: "collection_method: expected one of charge_automatically, send_payment_link",
+    });
+    const subs = await h.ctx.db.$client<{ email: string; collection_method: string; card: boolean }[]>`
+      select c.email, s.collection_method, s.payment_method_id is not null as card
+      from subscriptions s join customers c on c.id = s.customer_id order by c.email`;
+    expect(subs.map((s) => [s.email, s.collection_method, s.card])).toEqual([
+      ["card@example.com", "charge_automatically", true],
+      ["default@example.com", "send_payment_link", true],
+      ["forced@example.com", "charge_automatically", true],
+      ["link@example.com", "send_payment_link", true],
+    ]);
+    const imported = await h.ctx.db.$client<{ data: { collection_method: string } }[]>`
+      select data from events where type = 'subscription.imported' order by id`;
+    expect(imported.map((e) => e.data.collection_method).sort()).toEqual([
+      "charge_automatically",
+      "charge_automatically",
+      "send_payment_link",
+      "send_payment_link",
+    ]);
+
+    // A subscription imported to pay by link is billed by link: its card is not charged.
+    const [link] = await h.ctx.db.$client<{ id: string }[]>`
+      select s.id from subscriptions s join customers c on c.id = s.customer_id
+      where c.email = 'link@example.com'`;
+    await runBillingTick(h.ctx, { batchSize: 10 });
+    const [charge] = await h.ctx.db.$client<{ id: string }[]>`
+      select id from charges where subscription_id = ${link!.id}`;
+    await processChargeBatch(h.ctx, [charge!.id]);
+    const [after] = await h.ctx.db.$client<{ status: string }[]>`
+      select status from charges where id = ${charge!.id}`;
+    expect(after!.status).toBe("awaiting_payment");
+    expect(await collections(h, tokens[0]!)).toEqual([]);
+  });
 });

@@ -1,0 +1,25 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { LinkSigner } from "../api/services/charges.js";
+import { type Config, decodeKey, publicUrlOf } from "../config/index.js";
+import { vaultFromConfig } from "../crypto/index.js";
+
+/**
+ * What signs payment links for a command that has the database alone (`billing charges show`): the
+ * token key the engine signs them with, and the URL customers reach its server at (PUBLIC_URL, or
+ * the running engine's). The key is TOKEN_ENCRYPTION_KEY, else the development key the engine keeps
+ * in TOKEN_DEV_KEY_FILE, read and never made here (src/app/bootstrap.ts makes it: without the file,
+ * no engine with these settings has signed a link). Null when there is no key to sign with.
+ */
+export async function linkSigner(config: Config): Promise<LinkSigner | null> {
+  const publicUrl = publicUrlOf(config);
+  if (config.TOKEN_ENCRYPTION_KEY) return { vault: vaultFromConfig(config), publicUrl };
+  const devKey = await readFile(path.resolve(config.TOKEN_DEV_KEY_FILE), "utf8").then(
+    (text) => text.trim(),
+    () => null,
+  );
+  if (!devKey || !decodeKey(devKey)) return null;
+  // The key id does not take part in signing; "dev" is the one the engine gives this key.
+  const vault = vaultFromConfig({ ...config, TOKEN_ENCRYPTION_KEY: devKey, TOKEN_ENCRYPTION_KEY_ID: "dev" });
+  return { vault, publicUrl };
+}
