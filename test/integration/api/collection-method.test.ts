@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processChargeBatch } from "../../../src/charging/index.js";
 import { charges, events } from "../../../src/db/schema/index.js";
@@ -186,7 +186,8 @@ describe("switching the collection method", () => {
           eq(events.subscriptionId, subscriptionId),
           eq(events.type, "subscription.collection_method_changed"),
         ),
-      );
+      )
+      .orderBy(asc(events.id));
     expect(changes.map((event) => [event.data.from, event.data.to, event.actor])).toEqual([
       ["charge_automatically", "send_payment_link", `api:${api.keyId}`],
       ["send_payment_link", "charge_automatically", `api:${api.keyId}`],

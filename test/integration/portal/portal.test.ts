@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paymentLinkUrl } from "../../../src/charging/index.js";
 import {
@@ -272,7 +272,8 @@ describe("pages and actions", () => {
     const types = await world.h.ctx.db
       .select({ type: events.type, actor: events.actor })
       .from(events)
-      .where(eq(events.subscriptionId, alice.id));
+      .where(eq(events.subscriptionId, alice.id))
+      .orderBy(asc(events.id));
     expect(types.filter((event) => event.actor === "customer:portal")).toEqual([
       { type: "subscription.cancel_scheduled", actor: "customer:portal" },
       { type: "subscription.cancel_unscheduled", actor: "customer:portal" },
