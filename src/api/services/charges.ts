@@ -6,7 +6,7 @@ import { paymentLinkUrl } from "../../charging/payment-link-url.js";
 import type { EngineContext } from "../../context/index.js";
 import type { Db } from "../../db/index.js";
 import { afterCursor } from "../../db/keyset.js";
-import { chargeAttempts, charges, invoices, paymentLinks } from "../../db/schema/index.js";
+import { chargeAttempts, charges, invoices } from "../../db/schema/index.js";
 import { notFound } from "../problem.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
 
@@ -14,10 +14,9 @@ import { type Page, type PageRequest, toPage } from "./page.js";
 
 /**
  * A charge with its attempts (order ids and gateway transactions): what reconciling our records
- * with the gateway's starts from, without knowing how we build order ids. `linkSent`: the charge
- * is awaiting_payment and its payment link went out (it has a row in payment_links).
+ * with the gateway's starts from, without knowing how we build order ids.
  */
-export type ChargeRow = typeof charges.$inferSelect & { attempts: AttemptSummary[]; linkSent: boolean };
+export type ChargeRow = typeof charges.$inferSelect & { attempts: AttemptSummary[] };
 export type InvoiceRow = typeof invoices.$inferSelect;
 
 /** The attempts of these charges, in one query, oldest first. */
@@ -40,42 +39,25 @@ function attemptsOf(db: Db, chargeIds: string[]) {
 
 export type AttemptSummary = Awaited<ReturnType<typeof attemptsOf>>[number];
 
-/** Of these charges awaiting payment, those whose payment link went out. */
-async function linksSent(db: Db, rows: readonly (typeof charges.$inferSelect)[]): Promise<Set<string>> {
-  const awaiting = rows.filter((row) => row.status === "awaiting_payment").map((row) => row.id);
-  if (awaiting.length === 0) return new Set();
-  const sent = await db
-    .select({ chargeId: paymentLinks.chargeId })
-    .from(paymentLinks)
-    .where(inArray(paymentLinks.chargeId, awaiting));
-  return new Set(sent.map((link) => link.chargeId));
-}
-
 async function withAttempts(db: Db, rows: (typeof charges.$inferSelect)[]): Promise<ChargeRow[]> {
   if (rows.length === 0) return [];
-  const [attempts, sent] = await Promise.all([
-    attemptsOf(
-      db,
-      rows.map((row) => row.id),
-    ),
-    linksSent(db, rows),
-  ]);
-  return rows.map((row) => ({
-    ...row,
-    attempts: attempts.filter((a) => a.chargeId === row.id),
-    linkSent: sent.has(row.id),
-  }));
+  const attempts = await attemptsOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, attempts: attempts.filter((a) => a.chargeId === row.id) }));
 }
 
 /** What signs payment links: the token vault's key, and where customers reach our server. */
 export type LinkSigner = Pick<EngineContext, "vault" | "publicUrl">;
 
 /**
- * The payment link the customer pays the charge through, while it awaits that payment; null for
- * any other charge, and when no signer is at hand (a CLI read without the token key).
+ * The payment link the customer pays the charge through, while it awaits that payment (a charge
+ * becomes awaiting_payment only as its link goes out: charging/send-payment-links.ts); null for any
+ * other charge, and when no signer is at hand (a CLI read without the token key).
  */
 export function paymentLinkOf(row: ChargeRow, signer: LinkSigner | null): string | null {
-  if (!row.linkSent || row.status !== "awaiting_payment" || signer === null) return null;
+  if (row.status !== "awaiting_payment" || signer === null) return null;
   return paymentLinkUrl(signer, row.id);
 }
 

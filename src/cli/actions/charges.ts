@@ -16,7 +16,7 @@ import { presentCharge } from "../present.js";
  * shown.
  */
 async function presentAll(config: Config, rows: readonly ChargeRow[], output: Output) {
-  const withLinks = rows.some((row) => row.linkSent);
+  const withLinks = rows.some((row) => row.status === "awaiting_payment");
   const signer = withLinks ? await linkSigner(config) : null;
   if (withLinks && signer === null) {
     output.note(
