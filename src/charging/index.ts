@@ -4,6 +4,7 @@
  * for tools and for tests that stop between them.
  */
 export { callGateway, type GatewayCharge } from "./call-gateway.js";
+export { loggedEvent } from "./charge-events.js";
 export { type ClaimedCharge, claimBatch, type RecordedAttempt, recordAttempt } from "./claim-batch.js";
 export type { LockedCharge } from "./decide-outcome.js";
 export {
@@ -58,3 +59,4 @@ export { resumableOnNewCard } from "./resumable.js";
 export { sendPaymentLinks, sendPaymentLinksIn } from "./send-payment-links.js";
 export { type FinalReport, type OutcomeInput, recordOutcome, settleBatch } from "./settle-batch.js";
 export { type SubscriptionPatch, subscriptionPatch } from "./subscription-patch.js";
+export { writeSubscriptionPatches } from "./write-outcomes.js";

@@ -2,6 +2,7 @@ import type { DateTime } from "luxon";
 import type { SqlTx } from "../db/index.js";
 import { recordEvents } from "../events/index.js";
 import type { DecidedOutcome } from "./decide-outcome.js";
+import type { SubscriptionPatch } from "./subscription-patch.js";
 
 /**
  * Rule: decided outcomes (decide-outcome.ts) are written by the transaction that holds their rows
@@ -38,27 +39,37 @@ export async function writeOutcomes(tx: SqlTx, decisions: readonly DecidedOutcom
   for (const { subscription: patch } of decisions) {
     if (patch) last.set(patch.id, { ...last.get(patch.id), ...withoutUndefined(patch) });
   }
-  const s = [...last.values()];
-  if (s.length > 0) {
-    await tx`
-      update subscriptions s set
-        status = v.status::subscription_status,
-        next_billing_at = case when v.set_next_billing then v.next_billing_at::timestamptz
-                               else s.next_billing_at end,
-        canceled_at = coalesce(v.canceled_at::timestamptz, s.canceled_at),
-        ended_reason = coalesce(v.ended_reason, s.ended_reason)
-      from unnest(
-        ${s.map((x) => x.id)}::uuid[], ${s.map((x) => x.status)}::text[],
-        ${s.map((x) => String(x.nextBillingAt !== undefined))}::text[]::bool[], ${s.map((x) => iso(x.nextBillingAt))}::text[],
-        ${s.map((x) => iso(x.canceledAt))}::text[], ${s.map((x) => x.endedReason ?? null)}::text[]
-      ) as v(id, status, set_next_billing, next_billing_at, canceled_at, ended_reason)
-      where s.id = v.id`;
-  }
+  await writeSubscriptionPatches(tx, [...last.values()]);
 
   await recordEvents(
     tx,
     decisions.flatMap((d) => d.events),
   );
+}
+
+/**
+ * Subscriptions moved by charge outcomes (subscription-patch.ts), in one UPDATE … FROM unnest
+ * whatever their number; a column a patch leaves out keeps its value.
+ */
+export async function writeSubscriptionPatches(
+  tx: SqlTx,
+  patches: readonly (SubscriptionPatch & { readonly id: string })[],
+): Promise<void> {
+  if (patches.length === 0) return;
+  const s = patches;
+  await tx`
+    update subscriptions s set
+      status = v.status::subscription_status,
+      next_billing_at = case when v.set_next_billing then v.next_billing_at::timestamptz
+                             else s.next_billing_at end,
+      canceled_at = coalesce(v.canceled_at::timestamptz, s.canceled_at),
+      ended_reason = coalesce(v.ended_reason, s.ended_reason)
+    from unnest(
+      ${s.map((x) => x.id)}::uuid[], ${s.map((x) => x.status)}::text[],
+      ${s.map((x) => String(x.nextBillingAt !== undefined))}::text[]::bool[], ${s.map((x) => iso(x.nextBillingAt))}::text[],
+      ${s.map((x) => iso(x.canceledAt))}::text[], ${s.map((x) => x.endedReason ?? null)}::text[]
+    ) as v(id, status, set_next_billing, next_billing_at, canceled_at, ended_reason)
+    where s.id = v.id`;
 }
 
 function withoutUndefined<T extends object>(patch: T): T {

@@ -1,6 +1,13 @@
 import type { DateTime } from "luxon";
-import { assertTransition, type LinkStep, nextLinkStep, type SubscriptionState } from "../billing/index.js";
-import { type LockedCharge, lockCharges, paymentLinkUrl, subscriptionPatch } from "../charging/index.js";
+import { assertTransition, type LinkStep, nextLinkStep } from "../billing/index.js";
+import {
+  type LockedCharge,
+  lockCharges,
+  loggedEvent,
+  paymentLinkUrl,
+  subscriptionPatch,
+  writeSubscriptionPatches,
+} from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
 import { pgInstant, type SqlTx } from "../db/index.js";
 import { supersedeCheckouts } from "../enrollment/index.js";
@@ -143,12 +150,7 @@ async function takeStep(ctx: Ctx, tx: SqlTx, row: DueRow, step: LinkStep): Promi
   return true;
 }
 
-const EVENT_BY_STATE = {
-  past_due: EVENT_TYPES.subscriptionPastDue,
-  unpaid: EVENT_TYPES.subscriptionUnpaid,
-  canceled: EVENT_TYPES.subscriptionCanceled,
-} as const;
-
+/** The subscription's move as the charge path makes it: its patch, and the event of its new state. */
 async function moveSubscription(
   tx: SqlTx,
   locked: LockedCharge,
@@ -157,14 +159,9 @@ async function moveSubscription(
   subjects: Omit<EventInput, "type" | "data">,
 ): Promise<EventInput[]> {
   const { subscription, charge } = locked;
-  const from: SubscriptionState = subscription.status;
-  assertTransition(from, to);
+  assertTransition(subscription.status, to);
   const patch = subscriptionPatch(to, subscription, now, `payment link of charge ${charge.id} not paid`);
-  await tx`
-    update subscriptions set status = ${patch.status},
-      next_billing_at = case when ${"nextBillingAt" in patch} then ${patch.nextBillingAt?.toUTC().toISO() ?? null}::timestamptz else next_billing_at end,
-      canceled_at = coalesce(${patch.canceledAt?.toUTC().toISO() ?? null}::timestamptz, canceled_at),
-      ended_reason = coalesce(${patch.endedReason ?? null}, ended_reason)
-    where id = ${subscription.id}::uuid`;
-  return [{ ...subjects, type: EVENT_BY_STATE[to], data: { from, to, reason: "payment_link_unpaid" } }];
+  await writeSubscriptionPatches(tx, [{ ...patch, id: subscription.id }]);
+  const logged = loggedEvent({ type: "subscription.state_changed", from: subscription.status, to });
+  return [{ ...subjects, type: logged.type, data: { ...logged.data, reason: "payment_link_unpaid" } }];
 }
