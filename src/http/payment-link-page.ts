@@ -1,5 +1,5 @@
 import { esc, money } from "./ops/html.js";
-import type { PageLanguage } from "./result-page.js";
+import { customerPage, type PageLanguage } from "./result-page.js";
 
 /**
  * The pages of a payment link (payment-link-routes.ts), in the customer's language. They say what
@@ -65,32 +65,18 @@ const TEXT: Record<PageLanguage, Record<LinkPageKind, { title: string; body: str
 
 export function paymentLinkPage(kind: LinkPageKind, facts: LinkPageFacts): string {
   const { title, body, retry } = TEXT[facts.language][kind];
-  const dir = facts.language === "ar" ? "rtl" : "ltr";
   const action = retry ? `\n<p class="action"><a class="pay" href="${esc(facts.link)}">${retry}</a></p>` : "";
-  return `<!doctype html>
-<html lang="${facts.language}" dir="${dir}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-<style>
-body { font-family: system-ui, sans-serif; margin: 0; padding: 3rem 1.5rem; color: #1f2328; background: #f6f8fa; }
-main { max-width: 32rem; margin: 0 auto; padding: 2rem; background: #fff; border-radius: 8px; }
-h1 { font-size: 1.5rem; margin: 0 0 1rem; }
-p { font-size: 1.1rem; line-height: 1.6; margin: 0 0 .75rem; }
-.amount { font-size: 1.3rem; font-weight: 600; }
-a.pay { display: inline-block; padding: .6rem 1.2rem; background: #1f6feb; color: #fff; border-radius: 6px; text-decoration: none; }
-</style>
-</head>
-<body>
-<main class="${kind}">
-<h1>${title}</h1>
-<p class="amount" dir="ltr">${esc(money(facts.amountMinor, facts.currency))}</p>
+  return customerPage({
+    language: facts.language,
+    kind,
+    title,
+    css: [
+      "p { font-size: 1.1rem; line-height: 1.6; margin: 0 0 .75rem; }",
+      ".amount { font-size: 1.3rem; font-weight: 600; }",
+      "a.pay { display: inline-block; padding: .6rem 1.2rem; background: #1f6feb; color: #fff; border-radius: 6px; text-decoration: none; }",
+    ].join("\n"),
+    content: `<p class="amount" dir="ltr">${esc(money(facts.amountMinor, facts.currency))}</p>
 <p class="plan">${esc(facts.planName)}</p>
-<p>${body}</p>${action}
-</main>
-</body>
-</html>
-`;
+<p>${body}</p>${action}`,
+  });
 }

@@ -59,26 +59,46 @@ const TEXT: Record<PageLanguage, Record<ResultPageKind, PageText>> = {
 export function resultPage(kind: ResultPageKind, language: PageLanguage, returnUrl?: string): string {
   const { title, body } = TEXT[language][kind];
   const back = returnUrl ? `\n<p class="back"><a href="${esc(returnUrl)}">${BACK[language]}</a></p>` : "";
-  const dir = language === "ar" ? "rtl" : "ltr";
+  return customerPage({
+    language,
+    kind,
+    title,
+    css: "p { font-size: 1.1rem; line-height: 1.6; margin: 0; }\np.back { margin-top: 1.5rem; }",
+    content: `<p>${body}</p>${back}`,
+  });
+}
+
+/**
+ * The frame of every page a customer lands on from the gateway (this one, payment-link-page.ts):
+ * one card in the customer's language and direction, styled inline (the CSP allows nothing else).
+ * `title` and `css` are the caller's constants; `content` is HTML whose values the caller escaped.
+ */
+export function customerPage(page: {
+  language: PageLanguage;
+  kind: string;
+  title: string;
+  css: string;
+  content: string;
+}): string {
+  const dir = page.language === "ar" ? "rtl" : "ltr";
   return `<!doctype html>
-<html lang="${language}" dir="${dir}">
+<html lang="${page.language}" dir="${dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${title}</title>
+<title>${page.title}</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 0; padding: 3rem 1.5rem; color: #1f2328; background: #f6f8fa; }
 main { max-width: 32rem; margin: 0 auto; padding: 2rem; background: #fff; border-radius: 8px; }
 h1 { font-size: 1.5rem; margin: 0 0 1rem; }
-p { font-size: 1.1rem; line-height: 1.6; margin: 0; }
-p.back { margin-top: 1.5rem; }
+${page.css}
 </style>
 </head>
 <body>
-<main class="${kind}">
-<h1>${title}</h1>
-<p>${body}</p>${back}
+<main class="${page.kind}">
+<h1>${page.title}</h1>
+${page.content}
 </main>
 </body>
 </html>
