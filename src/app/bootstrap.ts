@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { DateTime } from "luxon";
 import { type Clock, systemClock } from "../clock/index.js";
 import { type Config, ConfigError, decodeKey, publicUrlOf } from "../config/index.js";
 import { createDatabaseClock, type EngineContext } from "../context/index.js";
-import { type TokenVault, vaultFromConfig } from "../crypto/index.js";
+import { developmentVault, readDevelopmentKey, type TokenVault, vaultFromConfig } from "../crypto/index.js";
 import { createDb, type DbClient, migrateDatabase } from "../db/index.js";
 import { createGatewayClient, type GatewayClient } from "../gateway/index.js";
 import { createLogger, type Logger } from "../logger/index.js";
@@ -49,9 +49,6 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** Key id of a generated development key, so rows sealed with it are never mistaken for a real key's. */
-const DEV_KEY_ID = "dev";
-
 /** A setting createEngine needs although the schema leaves it optional (tools run without it). */
 function required<K extends keyof Config>(
   config: Config,
@@ -74,17 +71,14 @@ function required<K extends keyof Config>(
 async function developmentKey(file: string, logger: Logger): Promise<string> {
   const location = path.resolve(file);
   const readKey = async () => {
-    const key = (await readFile(location, "utf8")).trim();
-    if (!decodeKey(key)) {
+    const key = await readDevelopmentKey(location);
+    if (key !== null && !decodeKey(key)) {
       throw new ConfigError([{ variable: "TOKEN_DEV_KEY_FILE", message: `${location} holds no valid key` }]);
     }
     return key;
   };
-  try {
-    return await readKey();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
+  const existing = await readKey();
+  if (existing !== null) return existing;
   await mkdir(path.dirname(location), { recursive: true, mode: 0o700 });
   try {
     await writeFile(location, `${randomBytes(32).toString("hex")}\n`, { flag: "wx", mode: 0o600 });
@@ -95,7 +89,9 @@ async function developmentKey(file: string, logger: Logger): Promise<string> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
-  return readKey();
+  const made = await readKey();
+  if (made === null) throw new Error(`${location} vanished after it was made`);
+  return made;
 }
 
 /**
@@ -107,7 +103,7 @@ async function developmentKey(file: string, logger: Logger): Promise<string> {
 async function tokenVault(config: Config, logger: Logger): Promise<TokenVault> {
   if (config.TOKEN_ENCRYPTION_KEY) return vaultFromConfig(config);
   const devKey = await developmentKey(config.TOKEN_DEV_KEY_FILE, logger);
-  return vaultFromConfig({ ...config, TOKEN_ENCRYPTION_KEY: devKey, TOKEN_ENCRYPTION_KEY_ID: DEV_KEY_ID });
+  return developmentVault(config, devKey);
 }
 
 export async function createEngine(config: Config, options: EngineOptions = {}): Promise<Engine> {

@@ -1,8 +1,6 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import type { LinkSigner } from "../api/services/charges.js";
 import { type Config, decodeKey, publicUrlOf } from "../config/index.js";
-import { vaultFromConfig } from "../crypto/index.js";
+import { developmentVault, readDevelopmentKey, vaultFromConfig } from "../crypto/index.js";
 
 /**
  * What signs payment links for a command that has the database alone (`billing charges show`): the
@@ -14,12 +12,7 @@ import { vaultFromConfig } from "../crypto/index.js";
 export async function linkSigner(config: Config): Promise<LinkSigner | null> {
   const publicUrl = publicUrlOf(config);
   if (config.TOKEN_ENCRYPTION_KEY) return { vault: vaultFromConfig(config), publicUrl };
-  const devKey = await readFile(path.resolve(config.TOKEN_DEV_KEY_FILE), "utf8").then(
-    (text) => text.trim(),
-    () => null,
-  );
+  const devKey = await readDevelopmentKey(config.TOKEN_DEV_KEY_FILE).catch(() => null);
   if (!devKey || !decodeKey(devKey)) return null;
-  // The key id does not take part in signing; "dev" is the one the engine gives this key.
-  const vault = vaultFromConfig({ ...config, TOKEN_ENCRYPTION_KEY: devKey, TOKEN_ENCRYPTION_KEY_ID: "dev" });
-  return { vault, publicUrl };
+  return { vault: developmentVault(config, devKey), publicUrl };
 }

@@ -1,3 +1,4 @@
+export { developmentVault, readDevelopmentKey } from "./development-key.js";
 export { isSealedText, openSealedText, sealedTextKeyId, sealText } from "./sealed-text.js";
 export { hashSecret, isSecretShaped, newSecret, tokensMatch } from "./session-secrets.js";
 export {
