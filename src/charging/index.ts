@@ -28,10 +28,12 @@ export { type ChargeSnapshot, loadCharge, loadCharges, type OpenAttempt } from "
 export { lockCharges } from "./lock-charges.js";
 export { chargeOrderId } from "./order-id.js";
 export {
+  isLinkSignature,
   isPaymentLinkSignature,
+  type LinkPurpose,
   PAYMENT_LINK_PREFIX,
-  paymentLinkSignature,
   paymentLinkUrl,
+  signedLinkUrl,
 } from "./payment-link-url.js";
 export { processCharge } from "./process-charge.js";
 export {

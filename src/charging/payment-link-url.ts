@@ -7,23 +7,44 @@ import type { EngineContext } from "../context/index.js";
  * charge, cannot be guessed or moved to another charge, needs no storage, and is the same every
  * time it is shown (API, webhooks, portal, reminders). Rotating TOKEN_ENCRYPTION_KEY changes every
  * link; the API shows the new ones.
+ *
+ * The customer's other pages of collection by link are signed the same way, each for its own
+ * purpose so one page's signature opens no other: a subscription's "what I owe" page
+ * (`/pay/subscription/<id>/<signature>`) and the offer to pay by link after a card-saving
+ * checkout failed (`/pay/enrollment/<id>/<signature>`).
  */
 export const PAYMENT_LINK_PREFIX = "/pay";
 
+export type LinkPurpose = "payment-link" | "subscription" | "enrollment";
+
 type Signer = Pick<EngineContext, "vault">;
 
-export function paymentLinkSignature(ctx: Signer, chargeId: string): string {
-  return Buffer.from(ctx.vault.fingerprint(`payment-link:v1:${chargeId}`), "hex").toString("base64url");
+export function linkSignature(ctx: Signer, purpose: LinkPurpose, id: string): string {
+  return Buffer.from(ctx.vault.fingerprint(`${purpose}:v1:${id}`), "hex").toString("base64url");
+}
+
+/** Whether a presented signature is the id's for this purpose, compared in constant time. */
+export function isLinkSignature(ctx: Signer, purpose: LinkPurpose, id: string, presented: string): boolean {
+  const expected = Buffer.from(linkSignature(ctx, purpose, id));
+  const given = Buffer.from(presented);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** `<public URL>/pay[/<kind>]/<id>/<signature>`. */
+export function signedLinkUrl(
+  ctx: Signer & Pick<EngineContext, "publicUrl">,
+  purpose: LinkPurpose,
+  id: string,
+): string {
+  const base = ctx.publicUrl.replace(/\/+$/, "");
+  const kind = purpose === "payment-link" ? "" : `/${purpose}`;
+  return `${base}${PAYMENT_LINK_PREFIX}${kind}/${id}/${linkSignature(ctx, purpose, id)}`;
 }
 
 export function paymentLinkUrl(ctx: Signer & Pick<EngineContext, "publicUrl">, chargeId: string): string {
-  const base = ctx.publicUrl.replace(/\/+$/, "");
-  return `${base}${PAYMENT_LINK_PREFIX}/${chargeId}/${paymentLinkSignature(ctx, chargeId)}`;
+  return signedLinkUrl(ctx, "payment-link", chargeId);
 }
 
-/** Whether a presented signature is the charge's, compared in constant time. */
 export function isPaymentLinkSignature(ctx: Signer, chargeId: string, presented: string): boolean {
-  const expected = Buffer.from(paymentLinkSignature(ctx, chargeId));
-  const given = Buffer.from(presented);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return isLinkSignature(ctx, "payment-link", chargeId, presented);
 }

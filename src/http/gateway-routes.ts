@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
+import type { EngineContext } from "../context/index.js";
 import {
   applyGatewayCallback,
   type CallbackContext,
@@ -7,7 +8,7 @@ import {
   PaymentVerificationUnavailableError,
   readChargeOrderId,
 } from "../enrollment/index.js";
-import { settleCheckoutOrder } from "../payment-links/index.js";
+import { payByLinkOffer, settleCheckoutOrder } from "../payment-links/index.js";
 import { requestParams } from "./request-params.js";
 import { RESULT_PAGE_HEADERS, type ResultPageKind, resultPage } from "./result-page.js";
 
@@ -51,17 +52,23 @@ export function gatewayCallbackUrls(publicUrl: string): GatewayCallbackUrls {
  * (GET with a query string in practice; POST with a form or JSON body also accepted). Each is one
  * call of applyGatewayCallback, which trusts nothing in the request but the order id.
  */
-export function registerGatewayRoutes(app: FastifyInstance, ctx: CallbackContext): void {
+export function registerGatewayRoutes(
+  app: FastifyInstance,
+  ctx: CallbackContext & Pick<EngineContext, "dunning" | "publicUrl">,
+): void {
   const browserReturn = (source: CallbackSource) => async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       const result = await applyGatewayCallback(ctx, { source, params: paramsOf(request) });
       const kind = pageKind(result);
+      // A card that could not be saved (a Qatar debit card cannot recur) need not be a dead end.
+      const byLink =
+        kind === "failure" && result.enrollmentId ? await payByLinkOffer(ctx, result.enrollmentId) : null;
       // An order id we do not know gets no page of its own: a plain "not found".
       const status = kind === "unconfirmed" && result.enrollmentId === undefined ? 404 : 200;
       return reply
         .code(status)
         .headers(RESULT_PAGE_HEADERS)
-        .send(resultPage(kind, result.language ?? "en", result.returnUrl));
+        .send(resultPage(kind, result.language ?? "en", result.returnUrl, byLink ?? undefined));
     } catch (error) {
       const unavailable = error instanceof PaymentVerificationUnavailableError;
       if (!unavailable) request.log.error({ err: error, source }, "gateway return could not be applied");

@@ -80,3 +80,43 @@ export function paymentLinkPage(kind: LinkPageKind, facts: LinkPageFacts): strin
 <p>${body}</p>${action}`,
   });
 }
+
+export type DuePageKind = "trialing" | "preparing" | "nothing_due";
+
+const DUE_TEXT: Record<PageLanguage, Record<DuePageKind, { title: string; body: string }>> = {
+  en: {
+    trialing: {
+      title: "Your trial has started",
+      body: "Nothing is due now. When the trial ends you pay each period by payment link; keep this page's address to pay then.",
+    },
+    preparing: {
+      title: "Preparing your payment",
+      body: "Your first payment is being prepared. This page opens it in a moment.",
+    },
+    nothing_due: {
+      title: "Nothing to pay right now",
+      body: "There is no payment due. You can close this page.",
+    },
+  },
+  ar: {
+    trialing: {
+      title: "بدأت فترتك التجريبية",
+      body: "لا يوجد مبلغ مستحق الآن. عند انتهاء الفترة التجريبية تدفع كل فترة عبر رابط دفع؛ احتفظ بعنوان هذه الصفحة للدفع حينها.",
+    },
+    preparing: { title: "جارٍ تجهيز دفعتك", body: "يجري تجهيز دفعتك الأولى. ستفتحها هذه الصفحة بعد لحظات." },
+    nothing_due: { title: "لا يوجد ما تدفعه الآن", body: "لا توجد دفعة مستحقة. يمكنك إغلاق هذه الصفحة." },
+  },
+};
+
+/** A subscription's "what I owe" page when it has no payment link to send the customer to. */
+export function subscriptionDuePage(kind: DuePageKind, language: PageLanguage): string {
+  const { title, body } = DUE_TEXT[language][kind];
+  return customerPage({
+    language,
+    kind,
+    title,
+    css: "p { font-size: 1.1rem; line-height: 1.6; margin: 0; }",
+    content: `<p>${body}</p>`,
+    ...(kind === "preparing" ? { refreshSeconds: 3 } : {}),
+  });
+}

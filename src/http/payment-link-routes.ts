@@ -3,12 +3,14 @@ import { PAYMENT_LINK_PREFIX } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
 import { readChargeOrderId } from "../enrollment/index.js";
 import {
+  acceptPayByLink,
   type CheckoutOutcome,
   openPaymentLink,
   paymentLinkFacts,
   settleCheckoutReturn,
+  subscriptionDue,
 } from "../payment-links/index.js";
-import { type LinkPageKind, paymentLinkPage } from "./payment-link-page.js";
+import { type LinkPageKind, paymentLinkPage, subscriptionDuePage } from "./payment-link-page.js";
 import { requestParams } from "./request-params.js";
 import { RESULT_PAGE_HEADERS, resultPage } from "./result-page.js";
 
@@ -19,6 +21,10 @@ import { RESULT_PAGE_HEADERS, resultPage } from "./result-page.js";
  *   opening: a mail scanner's prefetch is harmless);
  * - GET|POST /pay/<charge>/<signature>/return: where the checkout sends the customer back (the v1
  *   success and failure URL); only its order_id is read, and CheckStatus decides what the page says.
+ * - GET /pay/subscription/<id>/<signature>: a subscription's "what I owe" page, 303 to the payment
+ *   link of its oldest charge waiting for one, or a page saying why there is none;
+ * - POST /pay/enrollment/<id>/<signature>: the failed card-saving checkout's offer to pay by link
+ *   taken (payment-links/pay-by-link-offer.ts), 303 to the subscription's "what I owe" page.
  * A wrong signature is a plain 404, as an unknown link.
  */
 type Params = { chargeId: string; signature: string };
@@ -65,6 +71,30 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, ctx: EngineConte
     url: `${PAYMENT_LINK_PREFIX}/:chargeId/:signature/return`,
     handler: back,
   });
+
+  app.get<{ Params: { id: string; signature: string } }>(
+    `${PAYMENT_LINK_PREFIX}/subscription/:id/:signature`,
+    async (request, reply) => {
+      const { id, signature } = request.params;
+      if (!UUID.test(id)) return notFound(reply);
+      const due = await subscriptionDue(ctx, id, signature);
+      if (due.kind === "not_found") return notFound(reply);
+      if (due.kind === "charge")
+        return reply.code(303).header("cache-control", "no-store").redirect(due.link);
+      return reply.headers(RESULT_PAGE_HEADERS).send(subscriptionDuePage(due.kind, due.language));
+    },
+  );
+
+  app.post<{ Params: { id: string; signature: string } }>(
+    `${PAYMENT_LINK_PREFIX}/enrollment/:id/:signature`,
+    async (request, reply) => {
+      const { id, signature } = request.params;
+      if (!UUID.test(id)) return notFound(reply);
+      const due = await acceptPayByLink(ctx, id, signature);
+      if (due === null) return notFound(reply);
+      return reply.code(303).header("cache-control", "no-store").redirect(due);
+    },
+  );
 }
 
 function notFound(reply: FastifyReply) {

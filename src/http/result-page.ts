@@ -16,6 +16,18 @@ interface PageText {
 
 const BACK: Record<PageLanguage, string> = { en: "Back to your account", ar: "العودة إلى حسابك" };
 
+/** After a card could not be saved: pay each period by payment link instead (payment-links/). */
+const BY_LINK: Record<PageLanguage, { text: string; button: string }> = {
+  en: {
+    text: "This card cannot be saved for automatic payments (debit cards issued in Qatar cannot). You can pay each period by payment link instead, with this card or any other.",
+    button: "Pay by payment link instead",
+  },
+  ar: {
+    text: "لا يمكن حفظ هذه البطاقة للدفع التلقائي (لا تدعم بطاقات الخصم الصادرة في قطر ذلك). يمكنك بدلاً من ذلك دفع كل فترة عبر رابط دفع، بهذه البطاقة أو بأي بطاقة أخرى.",
+    button: "الدفع عبر رابط دفع بدلاً من ذلك",
+  },
+};
+
 const TEXT: Record<PageLanguage, Record<ResultPageKind, PageText>> = {
   en: {
     success: {
@@ -55,16 +67,31 @@ const TEXT: Record<PageLanguage, Record<ResultPageKind, PageText>> = {
   },
 };
 
-/** The page for `kind`, with a link to `returnUrl` (an http(s) URL of ours) when there is one. */
-export function resultPage(kind: ResultPageKind, language: PageLanguage, returnUrl?: string): string {
+/**
+ * The page for `kind`, with a link to `returnUrl` (an http(s) URL of ours) when there is one, and
+ * the offer to pay by link (`byLinkAction`, a signed URL of ours to POST to) when there is one.
+ */
+export function resultPage(
+  kind: ResultPageKind,
+  language: PageLanguage,
+  returnUrl?: string,
+  byLinkAction?: string,
+): string {
   const { title, body } = TEXT[language][kind];
+  const offer = byLinkAction
+    ? `\n<form class="by-link" method="post" action="${esc(byLinkAction)}"><p>${BY_LINK[language].text}</p><button type="submit">${BY_LINK[language].button}</button></form>`
+    : "";
   const back = returnUrl ? `\n<p class="back"><a href="${esc(returnUrl)}">${BACK[language]}</a></p>` : "";
   return customerPage({
     language,
     kind,
     title,
-    css: "p { font-size: 1.1rem; line-height: 1.6; margin: 0; }\np.back { margin-top: 1.5rem; }",
-    content: `<p>${body}</p>${back}`,
+    css: [
+      "p { font-size: 1.1rem; line-height: 1.6; margin: 0; }",
+      "p.back, form.by-link { margin-top: 1.5rem; }",
+      "form.by-link button { margin-top: .75rem; padding: .6rem 1.2rem; font-size: 1rem; background: #1f6feb; color: #fff; border: 0; border-radius: 6px; }",
+    ].join("\n"),
+    content: `<p>${body}</p>${offer}${back}`,
   });
 }
 
@@ -79,14 +106,17 @@ export function customerPage(page: {
   title: string;
   css: string;
   content: string;
+  /** Reload the page after this many seconds (a result that is not there yet). */
+  refreshSeconds?: number;
 }): string {
   const dir = page.language === "ar" ? "rtl" : "ltr";
+  const refresh = page.refreshSeconds ? `\n<meta http-equiv="refresh" content="${page.refreshSeconds}">` : "";
   return `<!doctype html>
 <html lang="${page.language}" dir="${dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
+<meta name="robots" content="noindex">${refresh}
 <title>${page.title}</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 0; padding: 3rem 1.5rem; color: #1f2328; background: #f6f8fa; }

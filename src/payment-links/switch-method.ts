@@ -2,8 +2,8 @@ import type { DateTime } from "luxon";
 import { type CollectionMethod, Refusal, tokenStatus } from "../billing/index.js";
 import { sendPaymentLinksIn } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
-import { pgInstant, pgInstantOrNull, pgInteger, type SqlTx } from "../db/index.js";
-import { collectByCard } from "../enrollment/index.js";
+import { pgInstant, pgInstantOrNull, pgInteger, type SqlTx, sqlOf } from "../db/index.js";
+import { collectByCard, startByLink } from "../enrollment/index.js";
 import { EVENT_TYPES, recordEvents } from "../events/index.js";
 
 /**
@@ -15,6 +15,9 @@ import { EVENT_TYPES, recordEvents } from "../events/index.js";
  *   recurring one only for charges of the amount it was saved for); else refused with
  *   `no_usable_card` (the customer adds one through a new-card link or the portal, which switches
  *   by itself). What waits for a link goes back to the card (enrollment/collect-by-card.ts).
+ * - a subscription still pending its enrolment (the checkout that saves the card failed, as a Qatar
+ *   debit card's does, or was not paid) may start paying by link (enrollment/start-by-link.ts)
+ *   instead of being a dead end; to the card it is refused: its enrolment is how the card comes.
  * The same method again changes nothing. Refused for a subscription that has ended.
  */
 export type SwitchRefusalCode = "subscription_not_found" | "subscription_ended" | "no_usable_card";
@@ -50,7 +53,8 @@ export async function setCollectionMethod(
 ): Promise<SwitchResult> {
   const { subscriptionId, method, actor } = input;
   const now = ctx.clock.now();
-  return ctx.db.$client.begin(async (tx) => {
+  return ctx.db.transaction(async (drizzleTx) => {
+    const tx = sqlOf(drizzleTx);
     const [row] = await tx<Row[]>`
       select s.id, s.customer_id, s.status::text as status, s.collection_method,
         pm.id as pm_id, pm.kind::text as pm_kind, pm.amount_minor::text as pm_amount_minor,
@@ -60,6 +64,10 @@ export async function setCollectionMethod(
       for update of s`;
     if (!row)
       throw new CollectionMethodRefusal("subscription_not_found", `no subscription ${subscriptionId}`);
+    if (row.status === "pending_enrollment" && method === "send_payment_link") {
+      await startByLink(drizzleTx, subscriptionId, { actor, occurredAt: now });
+      return { subscriptionId, collectionMethod: method, changed: true, chargeIds: [] };
+    }
     if (row.status === "canceled" || row.status === "pending_enrollment") {
       throw new CollectionMethodRefusal(
         "subscription_ended",

@@ -141,7 +141,7 @@ export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void 
         description:
           "send_payment_link: each charge waiting for the card (scheduled or retrying) goes to the customer as a payment link at once, and so does every later charge; the card stays on file. " +
           "charge_automatically: only with a card the gateway lets us charge (an active token; a recurring one only for charges of the amount it was saved for), else refused with 422 `no_usable_card` (a new-card link or the customer portal saves one, and switches by itself); charges waiting for their link go back to the card. " +
-          "The same method again changes nothing. A canceled subscription, or one still pending enrollment, is refused with 409 `subscription_ended`. Answers the subscription afterwards.",
+          "A subscription still pending enrollment (its card-saving checkout failed, as a Qatar debit card's does, or was not paid) starts at once paying by link with send_payment_link; charge_automatically is refused for it with 409 `subscription_ended`, as for a canceled one. The same method again changes nothing. Answers the subscription afterwards.",
         params: idParams,
         headers: idempotencyHeaders,
         body: collectionMethodBody,
