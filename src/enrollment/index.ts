@@ -33,6 +33,7 @@ export { ENROLLMENT_EVENTS, GATEWAY_ACTOR, type NeedsAttentionReason } from "./e
 export { findOpenSubscription } from "./open-subscription.js";
 export { assertPlanTakesSubscriptions } from "./plan-takes-subscriptions.js";
 export { type EnrollmentStatus, isSettled } from "./records.js";
+export { saveLinkCard } from "./save-link-card.js";
 export { startByLink } from "./start-by-link.js";
 export {
   type ReEnrollmentContext,

@@ -63,9 +63,17 @@ const TEXT: Record<PageLanguage, Record<LinkPageKind, { title: string; body: str
   },
 };
 
+/** Beside "pay", on pages that offer it: pay and keep the card for automatic payments. */
+const SAVE_CARD: Record<PageLanguage, string> = {
+  en: "Pay and save the card for automatic payments",
+  ar: "ادفع واحفظ البطاقة للدفع التلقائي",
+};
+
 export function paymentLinkPage(kind: LinkPageKind, facts: LinkPageFacts): string {
   const { title, body, retry } = TEXT[facts.language][kind];
-  const action = retry ? `\n<p class="action"><a class="pay" href="${esc(facts.link)}">${retry}</a></p>` : "";
+  const action = retry
+    ? `\n<p class="action"><a class="pay" href="${esc(facts.link)}">${retry}</a></p>\n<p class="action"><a class="save" href="${esc(`${facts.link}?save_card=1`)}">${SAVE_CARD[facts.language]}</a></p>`
+    : "";
   return customerPage({
     language: facts.language,
     kind,

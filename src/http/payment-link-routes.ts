@@ -41,18 +41,23 @@ const OUTCOME_PAGE: Record<CheckoutOutcome, LinkPageKind> = {
 };
 
 export function registerPaymentLinkRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  app.get<{ Params: Params }>(`${PAYMENT_LINK_PREFIX}/:chargeId/:signature`, async (request, reply) => {
-    const { chargeId, signature } = request.params;
-    if (!UUID.test(chargeId)) return notFound(reply);
-    const view = await openPaymentLink(ctx, chargeId, signature);
-    if (view.kind === "not_found") return notFound(reply);
-    if (view.kind === "checkout")
-      return reply.code(303).header("cache-control", "no-store").redirect(view.url);
-    return reply
-      .code(view.kind === "unavailable" ? 503 : 200)
-      .headers(RESULT_PAGE_HEADERS)
-      .send(paymentLinkPage(view.kind, view));
-  });
+  app.get<{ Params: Params; Querystring: { save_card?: string } }>(
+    `${PAYMENT_LINK_PREFIX}/:chargeId/:signature`,
+    async (request, reply) => {
+      const { chargeId, signature } = request.params;
+      if (!UUID.test(chargeId)) return notFound(reply);
+      // ?save_card=1: the checkout also saves the card for automatic payments (v1 save_token).
+      const saveCard = request.query.save_card === "1";
+      const view = await openPaymentLink(ctx, chargeId, signature, { saveCard });
+      if (view.kind === "not_found") return notFound(reply);
+      if (view.kind === "checkout")
+        return reply.code(303).header("cache-control", "no-store").redirect(view.url);
+      return reply
+        .code(view.kind === "unavailable" ? 503 : 200)
+        .headers(RESULT_PAGE_HEADERS)
+        .send(paymentLinkPage(view.kind, view));
+    },
+  );
 
   const back = async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
     const { chargeId, signature } = request.params;

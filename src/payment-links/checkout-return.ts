@@ -9,7 +9,7 @@ import { type CheckoutAttempt, type CheckoutOutcome, settleCheckout } from "./se
  * (settle-checkout.ts). An attempt already settled needs no call: a replayed success URL changes
  * nothing and shows the charge as it is.
  */
-type Ctx = Pick<EngineContext, "db" | "clock" | "gateway" | "logger" | "vault">;
+type Ctx = Pick<EngineContext, "db" | "clock" | "gateway" | "logger" | "vault" | "config">;
 
 interface AttemptRow {
   id: string;
@@ -18,6 +18,7 @@ interface AttemptRow {
   attempt_number: number;
   status: string;
   watched: boolean;
+  save_card: boolean;
 }
 
 /** The webhook: null when the orderId names no checkout attempt of ours. */
@@ -48,6 +49,7 @@ async function settleIfOpen(ctx: Ctx, row: AttemptRow): Promise<CheckoutOutcome>
     chargeId: row.charge_id,
     orderId: row.order_id,
     attemptNumber: row.attempt_number,
+    saveCard: row.save_card,
   };
   if (row.status === "in_flight" || row.watched) return settleCheckout(ctx, attempt);
   if (row.status === "declined") return "declined";
@@ -56,7 +58,7 @@ async function settleIfOpen(ctx: Ctx, row: AttemptRow): Promise<CheckoutOutcome>
 
 async function checkoutAttempt(ctx: Ctx, orderId: string): Promise<AttemptRow | undefined> {
   const [row] = await ctx.db.$client<AttemptRow[]>`
-    select id, charge_id, order_id, attempt_number, status::text as status,
+    select id, charge_id, order_id, attempt_number, status::text as status, save_card,
       (status = 'failed_permanently' and late_check_at is not null) as watched
     from charge_attempts where order_id = ${orderId} and channel = 'checkout'`;
   return row;

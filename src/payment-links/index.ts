@@ -1,7 +1,7 @@
 /** Collection by payment link: opening links, settling their checkouts, reminders, switching methods. */
 export { type ReturnOutcome, settleCheckoutOrder, settleCheckoutReturn } from "./checkout-return.js";
-export { acceptPayByLink, payByLinkOffer } from "./pay-by-link-offer.js";
 export { type LinkFacts, type LinkView, openPaymentLink, paymentLinkFacts } from "./open-link.js";
+export { acceptPayByLink, payByLinkOffer } from "./pay-by-link-offer.js";
 export { type LinkSweep, MAX_LINK_STEPS_PER_TICK, remindPaymentLinks } from "./remind-links.js";
 export { type CheckoutOutcome, settleCheckout } from "./settle-checkout.js";
 export { type SubscriptionDue, subscriptionDue } from "./subscription-due.js";

@@ -12,11 +12,13 @@ import { type CheckoutOutcome, settleCheckout } from "./settle-checkout.js";
  * 2. a charge no longer awaiting payment gets a page saying so (paid, or closed);
  * 3. the open checkout, if any, is asked about first (settle-checkout.ts): paid ends here; declined
  *    lets a new checkout follow; still pending and younger than PAYMENT_LINK_CHECKOUT_MINUTES is
- *    handed out again, so two tabs and a scanner share one checkout; older is superseded (and
- *    watched for a late payment, supersede.ts);
+ *    handed out again, so two tabs and a scanner share one checkout; older, or one that does not
+ *    save the card when the customer now asks to (or the other way round), is superseded (and
+ *    watched for a late payment, enrollment/supersede-checkouts.ts);
  * 4. otherwise a new attempt is recorded and committed (its orderId, `chg_<charge>_<n>`, as card
  *    attempts have) BEFORE v1 checkout is called for the charge's exact amount in the customer's
- *    language, returning to the link's own result page. A failed call leaves no payable checkout
+ *    language, returning to the link's own result page, saving the card when the customer asked
+ *    (`saveCard`: v1 save_token; enrollment/save-link-card.ts). A failed call leaves no payable checkout
  *    (nobody holds its URL): the attempt is closed and the customer asked to try again later.
  */
 export type LinkView =
@@ -51,6 +53,7 @@ interface LinkRow {
   order_id: string | null;
   attempt_number: number | null;
   checkout_url: string | null;
+  save_card: boolean | null;
   attempt_age_seconds: string | null;
 }
 
@@ -59,7 +62,13 @@ const ACTOR = "payment-links";
 const RACE_WAIT_STEPS = 50;
 const RACE_WAIT_MS = 100;
 
-export async function openPaymentLink(ctx: Ctx, chargeId: string, signature: string): Promise<LinkView> {
+export async function openPaymentLink(
+  ctx: Ctx,
+  chargeId: string,
+  signature: string,
+  options: { saveCard?: boolean } = {},
+): Promise<LinkView> {
+  const saveCard = options.saveCard === true;
   if (!isPaymentLinkSignature(ctx, chargeId, signature)) return { kind: "not_found" };
   for (let step = 0; step < RACE_WAIT_STEPS; step += 1) {
     const row = await loadLink(ctx, chargeId);
@@ -72,7 +81,7 @@ export async function openPaymentLink(ctx: Ctx, chargeId: string, signature: str
       where charge_id = ${chargeId}::uuid`;
 
     if (row.attempt_id !== null) {
-      const reused = await reuseOrSettle(ctx, row);
+      const reused = await reuseOrSettle(ctx, row, saveCard);
       if (reused.kind === "checkout") return reused;
       if (reused.kind === "paid" || reused.kind === "unavailable") return { kind: reused.kind, ...facts };
       if (reused.kind === "wait") {
@@ -80,7 +89,7 @@ export async function openPaymentLink(ctx: Ctx, chargeId: string, signature: str
         continue;
       }
     }
-    const opened = await openCheckout(ctx, row, facts);
+    const opened = await openCheckout(ctx, row, facts, saveCard);
     if (opened !== "raced") return opened;
   }
   return { kind: "unavailable", ...factsOf(ctx, (await loadLink(ctx, chargeId))!) };
@@ -88,7 +97,7 @@ export async function openPaymentLink(ctx: Ctx, chargeId: string, signature: str
 
 type Reuse = { kind: "checkout"; url: string } | { kind: "paid" | "unavailable" | "new" | "wait" };
 
-async function reuseOrSettle(ctx: Ctx, row: LinkRow): Promise<Reuse> {
+async function reuseOrSettle(ctx: Ctx, row: LinkRow, saveCard: boolean): Promise<Reuse> {
   // Another open is still asking the gateway for this checkout's page.
   if (row.checkout_url === null) return { kind: "wait" };
   const attempt = {
@@ -96,18 +105,24 @@ async function reuseOrSettle(ctx: Ctx, row: LinkRow): Promise<Reuse> {
     chargeId: row.id,
     orderId: row.order_id!,
     attemptNumber: row.attempt_number!,
+    saveCard: row.save_card === true,
   };
   const outcome: CheckoutOutcome = await settleCheckout(ctx, attempt);
   if (outcome === "unavailable") return { kind: "unavailable" };
   if (outcome === "declined") return { kind: "new" };
   if (outcome !== "pending") return { kind: "paid" };
   const fresh = pgInteger(row.attempt_age_seconds ?? "0") < ctx.config.PAYMENT_LINK_CHECKOUT_MINUTES * 60;
-  if (fresh) return { kind: "checkout", url: row.checkout_url };
+  if (fresh && attempt.saveCard === saveCard) return { kind: "checkout", url: row.checkout_url };
   await supersedeCheckouts(ctx, ctx.db.$client, { attemptId: attempt.id }, "superseded by a newer checkout");
   return { kind: "new" };
 }
 
-async function openCheckout(ctx: Ctx, row: LinkRow, facts: LinkFacts): Promise<LinkView | "raced"> {
+async function openCheckout(
+  ctx: Ctx,
+  row: LinkRow,
+  facts: LinkFacts,
+  saveCard: boolean,
+): Promise<LinkView | "raced"> {
   const now = ctx.clock.now();
   const attemptNumber = row.attempt_count + 1;
   const orderId = chargeOrderId(row.id, attemptNumber);
@@ -120,8 +135,8 @@ async function openCheckout(ctx: Ctx, row: LinkRow, facts: LinkFacts): Promise<L
           where id = ${row.id}::uuid and status = 'awaiting_payment' and attempt_count = ${row.attempt_count}
           returning id
         )
-        insert into charge_attempts (charge_id, order_id, attempt_number, status, channel, created_at)
-        select id, ${orderId}, ${attemptNumber}, 'in_flight', 'checkout', ${now.toUTC().toISO()}::timestamptz
+        insert into charge_attempts (charge_id, order_id, attempt_number, status, channel, save_card, created_at)
+        select id, ${orderId}, ${attemptNumber}, 'in_flight', 'checkout', ${saveCard}, ${now.toUTC().toISO()}::timestamptz
         from claimed
         returning id`;
       if (rows.length === 0) return null;
@@ -132,7 +147,7 @@ async function openCheckout(ctx: Ctx, row: LinkRow, facts: LinkFacts): Promise<L
           occurredAt: now,
           subscriptionId: row.subscription_id,
           chargeId: row.id,
-          data: { attempt: attemptNumber, order_id: orderId, channel: "checkout" },
+          data: { attempt: attemptNumber, order_id: orderId, channel: "checkout", save_card: saveCard },
         },
       ]);
       return rows[0]!.id;
@@ -157,6 +172,7 @@ async function openCheckout(ctx: Ctx, row: LinkRow, facts: LinkFacts): Promise<L
       language: facts.language,
       successUrl: back,
       failureUrl: back,
+      saveToken: saveCard,
       note: facts.planName.slice(0, 300),
     });
     await ctx.db
@@ -192,7 +208,7 @@ async function loadLink(ctx: Ctx, chargeId: string): Promise<LinkRow | undefined
   const [row] = await ctx.db.$client<LinkRow[]>`
     select c.id, c.status::text as status, c.amount_minor::text, c.currency, c.attempt_count,
       c.subscription_id, cu.email, cu.name, cu.phone, cu.language, p.name as plan_name,
-      a.id as attempt_id, a.order_id, a.attempt_number, a.checkout_url,
+      a.id as attempt_id, a.order_id, a.attempt_number, a.checkout_url, a.save_card,
       extract(epoch from ${now}::timestamptz - a.created_at)::bigint::text as attempt_age_seconds
     from charges c
     join subscriptions s on s.id = c.subscription_id

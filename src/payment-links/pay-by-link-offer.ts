@@ -26,7 +26,11 @@ export async function payByLinkOffer(ctx: Ctx, enrollmentId: string): Promise<st
 }
 
 /** Takes the offer; the subscription's "what I owe" page, or null when it does not hold. */
-export async function acceptPayByLink(ctx: Ctx, enrollmentId: string, signature: string): Promise<string | null> {
+export async function acceptPayByLink(
+  ctx: Ctx,
+  enrollmentId: string,
+  signature: string,
+): Promise<string | null> {
   if (!isLinkSignature(ctx, "enrollment", enrollmentId, signature)) return null;
   const row = await pending(ctx, enrollmentId);
   if (!row) return null;

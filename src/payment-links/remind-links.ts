@@ -44,6 +44,7 @@ interface DueRow {
   attempt_id: string | null;
   order_id: string | null;
   attempt_number: number | null;
+  save_card: boolean | null;
 }
 
 export interface LinkSweep {
@@ -57,7 +58,7 @@ export async function remindPaymentLinks(ctx: Ctx, options: { batchSize: number 
   const now = ctx.clock.now();
   const due = await ctx.db.$client<DueRow[]>`
     select l.charge_id, c.status::text as status, l.sent_at, l.reminders_sent,
-      a.id as attempt_id, a.order_id, a.attempt_number
+      a.id as attempt_id, a.order_id, a.attempt_number, a.save_card
     from payment_links l
     join charges c on c.id = l.charge_id
     left join charge_attempts a on a.charge_id = c.id and a.channel = 'checkout' and a.status = 'in_flight'
@@ -76,6 +77,7 @@ export async function remindPaymentLinks(ctx: Ctx, options: { batchSize: number 
         chargeId: row.charge_id,
         orderId: row.order_id!,
         attemptNumber: row.attempt_number!,
+        saveCard: row.save_card === true,
       });
       if (outcome === "unavailable") continue;
       if (outcome === "paid" || outcome === "duplicate" || outcome === "held") {

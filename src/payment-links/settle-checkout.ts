@@ -1,5 +1,6 @@
 import { lookUpStatus } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
+import { saveLinkCard } from "../enrollment/index.js";
 import { recordEvents } from "../events/index.js";
 import { applyLatePayment } from "../late-payments/index.js";
 
@@ -12,6 +13,8 @@ import { applyLatePayment } from "../late-payments/index.js";
  *   browser's return, the webhook and a replay apply it once;
  * - FAILURE: the open attempt is declined (the customer may open the link again for a new one);
  * - PENDING or not found: nothing changes; the customer has not paid it (yet).
+ * A paid checkout that was to save the card saves the token CheckStatus reports, and the
+ * subscription then pays by card (enrollment/save-link-card.ts); without one it stays on links.
  */
 export type CheckoutOutcome = "paid" | "duplicate" | "held" | "declined" | "pending" | "unavailable";
 
@@ -20,9 +23,11 @@ export interface CheckoutAttempt {
   readonly chargeId: string;
   readonly orderId: string;
   readonly attemptNumber: number;
+  /** The customer asked the checkout to save the card for automatic payments. */
+  readonly saveCard: boolean;
 }
 
-type Ctx = Pick<EngineContext, "db" | "clock" | "gateway" | "logger">;
+type Ctx = Pick<EngineContext, "db" | "clock" | "gateway" | "logger" | "vault" | "config">;
 
 export async function settleCheckout(ctx: Ctx, attempt: CheckoutAttempt): Promise<CheckoutOutcome> {
   const lookup = await lookUpStatus(ctx, attempt.orderId);
@@ -40,6 +45,13 @@ export async function settleCheckout(ctx: Ctx, attempt: CheckoutAttempt): Promis
       authCode: payment.authCode || null,
       via: "payment_link",
     });
+    if ((resolution === "paid" || resolution === "gone") && attempt.saveCard && payment.cardToken) {
+      await saveLinkCard(ctx, {
+        chargeId: attempt.chargeId,
+        attemptId: attempt.id,
+        cardToken: payment.cardToken,
+      });
+    }
     // gone: an earlier call applied it; wait: a card attempt is open, asked again by the sweep.
     if (resolution === "gone") return "paid";
     return resolution === "wait" ? "pending" : resolution;

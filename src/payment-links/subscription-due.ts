@@ -22,7 +22,11 @@ interface Row {
   waiting: boolean;
 }
 
-export async function subscriptionDue(ctx: Ctx, subscriptionId: string, signature: string): Promise<SubscriptionDue> {
+export async function subscriptionDue(
+  ctx: Ctx,
+  subscriptionId: string,
+  signature: string,
+): Promise<SubscriptionDue> {
   if (!isLinkSignature(ctx, "subscription", subscriptionId, signature)) return { kind: "not_found" };
   const now = ctx.clock.now().toUTC().toISO();
   const [row] = await ctx.db.$client<Row[]>`

@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, text, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  unique,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { plans } from "./catalog.js";
 import { coupons, planChanges } from "./changes.js";
 import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz, updatedAt } from "./columns.js";
@@ -148,6 +158,8 @@ export const chargeAttempts = pgTable(
     channel: attemptChannel("channel").notNull().default("card_token"),
     /** A checkout attempt's page, handed to the customer again while it can still be paid. */
     checkoutUrl: text("checkout_url"),
+    /** The customer asked the checkout to save the card (v1 save_token) for automatic payments. */
+    saveCard: boolean("save_card").notNull().default(false),
     gatewayTransactionId: text("gateway_transaction_id").unique("charge_attempts_gateway_transaction_key"),
     authCode: text("auth_code"),
     declineCode: text("decline_code"),
@@ -194,6 +206,7 @@ export const chargeAttempts = pgTable(
       "charge_attempts_checkout_url_on_checkout",
       sql`${t.checkoutUrl} is null or ${t.channel} = 'checkout'`,
     ),
+    check("charge_attempts_save_card_on_checkout", sql`not ${t.saveCard} or ${t.channel} = 'checkout'`),
     check(
       "charge_attempts_approved_has_transaction",
       sql`${t.status} <> 'approved' or ${t.gatewayTransactionId} is not null`,

@@ -1,0 +1,2 @@
+ALTER TABLE "charge_attempts" ADD COLUMN "save_card" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "charge_attempts" ADD CONSTRAINT "charge_attempts_save_card_on_checkout" CHECK (not "charge_attempts"."save_card" or "charge_attempts"."channel" = 'checkout');
