@@ -1,13 +1,15 @@
 import type { EngineContext } from "../../context/index.js";
 import { type RetryNowResult, retryChargeNow } from "../../dunning/index.js";
 import { ApiProblem } from "../problem.js";
-import { type ChargeRow, findCharge } from "./charges.js";
+import { type ChargeRow, findCharge, paymentLinkOf } from "./charges.js";
 
 /**
  * "Retry now" for one charge, as the API offers it: the dunning service collects it (forced, after
  * reconciling any open attempt), and a charge it would not touch is a refusal rather than a
  * result: a settled or reviewed one is a 422 naming its state, one that another worker holds is
- * a 409. Answers the result with the charge as it is afterwards.
+ * a 409, and so is a charge collected by payment link (its link went out, now or before): the
+ * customer pays it through the link the problem names. Answers the result with the charge as it is
+ * afterwards.
  */
 
 export type Collected = Exclude<RetryNowResult, { kind: "skipped" }>;
@@ -28,6 +30,15 @@ export async function retryCharge(
         "Charge is being collected",
         `charge ${chargeId} is being collected by another worker; look at it again shortly`,
         { charge_status: charge.status },
+      );
+    case "link_sent":
+    case "awaiting_customer":
+      throw new ApiProblem(
+        409,
+        "charge_pays_by_link",
+        "Charge is collected by payment link",
+        `charge ${chargeId} is collected by payment link; the customer pays it there (or switch the subscription to charge_automatically)`,
+        { charge_status: charge.status, payment_link: paymentLinkOf(charge, ctx) },
       );
     default:
       throw new ApiProblem(

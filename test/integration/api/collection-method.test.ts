@@ -262,5 +262,14 @@ describe("a charge awaiting payment by link", () => {
     // Still no card to go back to: the charge keeps waiting for its link.
     const refused = await switchTo(subscription.id, "charge_automatically");
     expect(refused.json().code).toBe("no_usable_card");
+
+    // "Retry now" cannot collect it: the customer pays it through its link, which the 409 names.
+    const retry = await api.call("POST", `/v1/charges/${due!.id}/retry`);
+    expect(retry.statusCode, retry.body).toBe(409);
+    expect(retry.json()).toMatchObject({
+      code: "charge_pays_by_link",
+      charge_status: "awaiting_payment",
+      payment_link: charge.json().payment_link,
+    });
   });
 });
