@@ -12,8 +12,15 @@
  * loads it); Redis commands per charge (INFO commandstats; Redis queue only); the workers' peak RSS;
  * the first tick's duration and an empty tick's; and exactly-once checks (scripts/bench/exactly-once.ts).
  *
+ * After that window, with every figure above already read, BENCH_LINK_SUBSCRIPTIONS customers
+ * subscribe by payment link and each link is paid as a browser pays it: our link (303) → the
+ * simulator's hosted checkout paid with the Qatar debit card → the return URL, confirmed by
+ * CheckStatus; then their own exactly-once checks (scripts/bench/links.ts).
+ *
  *   BENCH_SUBSCRIPTIONS   subscriptions seeded (default 1000, at most 1,000,000)
  *   BENCH_DUE             how many of them are due now (default all)
+ *   BENCH_LINK_SUBSCRIPTIONS  further subscriptions that pay by link, paid link → checkout → return
+ *                         after the charging window and checked exactly once (default 20; 0 skips)
  *   BENCH_QUEUE           redis (default) or postgres: where BullMQ keeps its jobs
  *   BENCH_WORKERS         charge worker processes (default: unset, one worker in this process)
  *   BENCH_CONCURRENCY     batch jobs at once per worker (CHARGE_CONCURRENCY, default 8)
@@ -48,7 +55,8 @@ import { silentLogger } from "../src/logger/index.js";
 import { createQueueSystem, QUEUE_NAMES } from "../src/queue/index.js";
 import { runBillingTick } from "../src/scheduler/index.js";
 import { machineBusyMs, pgCounters, postgresCpuMs, processCpuMs, redisCommands } from "./bench/counters.js";
-import { exactlyOnce } from "./bench/exactly-once.js";
+import { type Check, exactlyOnce } from "./bench/exactly-once.js";
+import { type LinkRun, linkChecks, payByLink } from "./bench/links.js";
 import { pgbenchTps } from "./bench/pgbench.js";
 import {
   startSimulatorProcess,
@@ -63,6 +71,7 @@ const env = z
   .object({
     BENCH_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     BENCH_DUE: z.coerce.number().int().min(1).optional(),
+    BENCH_LINK_SUBSCRIPTIONS: z.coerce.number().int().min(0).max(100_000).default(20),
     BENCH_QUEUE: z.enum(["redis", "postgres"]).default("redis"),
     BENCH_WORKERS: z.preprocess(
       (v) => (v === "" ? undefined : v),
@@ -146,11 +155,13 @@ async function main() {
   if (env.BENCH_QUEUE === "postgres") delete workerEnv.REDIS_URL;
   // Refuse before seeding rather than after: the processes would stop on the same error.
   if (env.BENCH_WORKERS !== undefined) loadConfig(workerEnv);
-  const queues = createQueueSystem(
-    env.BENCH_QUEUE === "redis"
-      ? { redisUrl: env.BENCH_REDIS_URL, prefix: config.QUEUE_PREFIX }
-      : { databaseUrl, prefix: config.QUEUE_PREFIX },
-  );
+  const queueSystem = () =>
+    createQueueSystem(
+      env.BENCH_QUEUE === "redis"
+        ? { redisUrl: env.BENCH_REDIS_URL, prefix: config.QUEUE_PREFIX }
+        : { databaseUrl, prefix: config.QUEUE_PREFIX },
+    );
+  const queues = queueSystem();
   const ctx: EngineContext = {
     config,
     db: database.db,
@@ -282,7 +293,35 @@ async function main() {
       a === undefined || b === undefined ? "n/a" : ((a - b) / paidCount).toFixed(digits);
     const engineCpuMs = (self.user + self.system) / 1000 + (workerCpuAfter - before.workers);
     const checkDb = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-    const checks = await exactlyOnce(sim.url, checkDb, due).finally(() => checkDb.end());
+    const checks: Check[] = [];
+    let links: LinkRun | undefined;
+    try {
+      // The card charges' checks first, on the database as the charging window left it.
+      checks.push(...(await exactlyOnce(sim.url, checkDb, due)));
+      if (env.BENCH_LINK_SUBSCRIPTIONS > 0) {
+        process.stdout.write(
+          `paying ${env.BENCH_LINK_SUBSCRIPTIONS} subscriptions by link (link → checkout → return)…\n`,
+        );
+        // Its own pools: the window's were closed to read their statistics.
+        const linkDatabase = createDb(databaseUrl, { max: 10 });
+        const linkQueues = queueSystem();
+        try {
+          links = await payByLink(
+            { ...ctx, db: linkDatabase.db, queues: linkQueues },
+            linkDatabase.sql,
+            sim.url,
+            env.BENCH_LINK_SUBSCRIPTIONS,
+            { concurrency: env.BENCH_CONCURRENCY, ratePerSecond: env.BENCH_RATE },
+          );
+        } finally {
+          await linkQueues.close();
+          await linkDatabase.close();
+        }
+        checks.push(...(await linkChecks(sim.url, checkDb, links.chargeIds)));
+      }
+    } finally {
+      await checkDb.end();
+    }
     const rate = paidCount / seconds;
     const figures = {
       subscriptions: n,
@@ -308,6 +347,8 @@ async function main() {
       first_tick_ms: Math.round(firstTickMs),
       empty_tick_ms: Number(emptyTickMs.toFixed(1)),
       empty_tick_found: empty.chargesCreated + empty.chargesEnqueued,
+      link_subscriptions: env.BENCH_LINK_SUBSCRIPTIONS,
+      link_pay_seconds: links ? Number(links.paySeconds.toFixed(2)) : null,
     };
     process.stdout.write(
       [
@@ -321,6 +362,9 @@ async function main() {
         `per charge:           ${figures.statements} statements${after.pg.statements === undefined ? " (pg_stat_statements not loaded)" : ""}, ${figures.commits} commits, ${figures.redis_commands} Redis commands`,
         rssLine,
         `ticks:                first ${figures.first_tick_ms} ms (billed and handed out ${due}), empty ${figures.empty_tick_ms} ms`,
+        links
+          ? `link charges:         ${links.chargeIds.length} paid link → checkout → return in ${links.paySeconds.toFixed(2)} s (subscribed in ${links.subscribeSeconds.toFixed(2)} s, links sent in ${links.sendSeconds.toFixed(2)} s; after the window, in none of its figures)`
+          : "link charges:         skipped (BENCH_LINK_SUBSCRIPTIONS=0)",
         ...checks.map(
           (check) => `${`${check.name}:`.padEnd(56)} ${check.ok ? "yes" : "NO"} (${check.detail})`,
         ),

@@ -1,16 +1,20 @@
 import type { DateTime } from "luxon";
 import type { EngineContext } from "../../context/index.js";
 import { createCustomer } from "../../customers/index.js";
-import { enroll, startReEnrollment } from "../../enrollment/index.js";
+import { enroll, startReEnrollment, subscribe } from "../../enrollment/index.js";
 import { changePlan } from "../../plan-changes/index.js";
 import type { RunningSimulator } from "../../simulator/index.js";
+import { payCheckout, payLinksOf } from "./checkout.js";
 import { cancelThroughPortal } from "./portal-visit.js";
 import type { Moment } from "./time-machine.js";
 
 /**
- * The demo's cast. Every customer saves a simulated card through the hosted checkout (as a browser
- * would: /_sim/pay, then the redirect into our server); the card decides what later collections
- * do (src/simulator/README.md). Scripted moments are what people do between billing runs.
+ * The demo's cast. Every customer but one saves a simulated card through the hosted checkout (as a
+ * browser would: /_sim/pay, then the redirect into our server); the card decides what later
+ * collections do (src/simulator/README.md). The one who pays by link holds a Qatar debit card,
+ * which the gateway will not save for recurring payments: she subscribes without a card and pays
+ * each month's link through the hosted checkout. Scripted moments are what people do between
+ * billing runs.
  */
 
 export const CARDS = {
@@ -18,6 +22,8 @@ export const CARDS = {
   alwaysDeclines: "4000000000000341",
   declinesTwice: "4000000000000002",
   approvesTwiceThenDeclines: "4000000000000077",
+  /** Pays one-time checkouts; refuses to be saved for recurring payments. */
+  qatarDebit: "4847000000000009",
 } as const;
 
 export interface CastMember {
@@ -28,6 +34,11 @@ export interface CastMember {
   story: string;
   /** A coupon code redeemed at enrolment. */
   coupon?: string;
+  /**
+   * Subscribes by payment link (collection method send_payment_link) instead of saving the card:
+   * no checkout at enrolment, and each month's link is paid with the card.
+   */
+  byLink?: boolean;
 }
 
 /** The demo's coupon: 20% off the first two months. */
@@ -58,6 +69,13 @@ export const CAST: readonly CastMember[] = [
     story: "4111…1111, coupon WELCOME20",
     coupon: WELCOME_COUPON.code,
   },
+  {
+    name: "Hessa",
+    email: "hessa@example.qa",
+    card: CARDS.qatarDebit,
+    story: "4847…0009 Qatar debit, pays by link",
+    byLink: true,
+  },
 ];
 
 export interface Enrolled extends CastMember {
@@ -65,27 +83,12 @@ export interface Enrolled extends CastMember {
   subscriptionId: string;
 }
 
-/** Submits the hosted checkout with the card and follows the redirect back, as the browser does. */
-export async function payCheckout(
-  simulator: RunningSimulator,
-  checkoutUrl: string,
-  card: string,
-  name: string,
-) {
-  const reply = await fetch(`${simulator.url}/_sim/pay`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ checkout_url: checkoutUrl, card_number: card, expiry: "12/30", cvv: "123", name }),
-  });
-  const paid = (await reply.json()) as { status?: string; redirect_url?: string | null };
-  if (paid.status !== "SUCCESS" || !paid.redirect_url) {
-    throw new Error(`the checkout of ${name} was not paid: ${JSON.stringify(paid)}`);
-  }
-  const back = await fetch(paid.redirect_url);
-  if (!back.ok) throw new Error(`our server answered ${back.status} to ${name}'s return from the checkout`);
-}
+export { payCheckout };
 
-/** Enrols each member in turn: a customer, an enrolment, and the checkout paid with the member's card. */
+/**
+ * Enrols each member in turn: a customer, an enrolment, and the checkout paid with the member's
+ * card; a member who pays by link is subscribed by link at once, with no checkout.
+ */
 export async function enrollCast(
   ctx: EngineContext,
   simulator: RunningSimulator,
@@ -99,12 +102,18 @@ export async function enrollCast(
       { email: member.email, name: member.name },
       { actor: "demo" },
     );
-    const started = await enroll(ctx, {
+    const input = {
       customerId: customer.id,
       planId,
       actor: "demo",
       ...(member.coupon ? { coupon: member.coupon } : {}),
-    });
+    };
+    if (member.byLink) {
+      const started = await subscribe(ctx, { ...input, collectionMethod: "send_payment_link" });
+      enrolled.push({ ...member, customerId: customer.id, subscriptionId: started.subscriptionId });
+      continue;
+    }
+    const started = await enroll(ctx, input);
     await payCheckout(simulator, started.checkoutUrl, member.card, member.name);
     enrolled.push({ ...member, customerId: customer.id, subscriptionId: started.subscriptionId });
   }
@@ -116,7 +125,9 @@ export async function enrollCast(
  * - Carla's card declines twice ("Do not honour", retryable); dunning's own retries recover it;
  * - Dana, asked to update her card, saves a new one on day 2; collection resumes on it;
  * - Aisha upgrades to Pro Plus on day 10: the rest of the month's difference is charged at once;
- * - Omar cancels in the customer portal in the second month, at the end of the period he paid for.
+ * - Omar cancels in the customer portal in the second month, at the end of the period he paid for;
+ * - whoever pays by link opens the month's link two hours after each of the `months` billing runs
+ *   and pays it with the debit card through the hosted checkout, then comes back to our page.
  */
 export function moments(
   ctx: EngineContext,
@@ -124,6 +135,7 @@ export function moments(
   cast: Enrolled[],
   start: DateTime,
   upgradePlanId: string,
+  months: number,
 ): Moment[] {
   const member = (name: string) => {
     const found = cast.find((m) => m.name === name);
@@ -162,5 +174,17 @@ export function moments(
       what: "Omar cancels in the customer portal, at the end of the month he paid for",
       run: () => cancelThroughPortal(ctx, omar.customerId, omar.subscriptionId),
     },
+    ...cast
+      .filter((payer) => payer.byLink)
+      .flatMap((payer) =>
+        Array.from({ length: months }, (_, month) => ({
+          at: start.plus({ months: month, hours: 2 }),
+          what: `${payer.name} opens this month's payment link and pays it by debit card`,
+          run: async () => {
+            const paid = await payLinksOf(ctx, simulator, payer);
+            if (paid === 0) throw new Error(`${payer.name} had no payment link waiting to be paid`);
+          },
+        })),
+      ),
   ];
 }

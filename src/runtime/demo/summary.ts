@@ -1,7 +1,7 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { DateTime } from "luxon";
 import type { EngineContext } from "../../context/index.js";
-import { charges, invoices, subscriptions } from "../../db/schema/index.js";
+import { chargeAttempts, charges, invoices, subscriptions } from "../../db/schema/index.js";
 import { toDecimalString } from "../../money/index.js";
 import type { Enrolled } from "./scenario.js";
 
@@ -12,9 +12,11 @@ import type { Enrolled } from "./scenario.js";
 
 type ChargeRow = typeof charges.$inferSelect;
 
-export type Outcome = "on_time" | "recovered" | "invoiced" | "open" | "canceled";
+export type Outcome = "on_time" | "recovered" | "by_link" | "invoiced" | "open" | "canceled";
 
-export function outcomeOf(charge: ChargeRow, invoiced: boolean): Outcome {
+/** `byLink`: the payment that paid the charge came through a checkout opened from its payment link. */
+export function outcomeOf(charge: ChargeRow, invoiced: boolean, byLink = false): Outcome {
+  if (charge.status === "paid" && byLink) return "by_link";
   if (charge.status === "paid") return charge.attemptCount > 1 ? "recovered" : "on_time";
   if (charge.status === "uncollectible" && invoiced) return "invoiced";
   if (charge.status === "canceled") return "canceled";
@@ -36,6 +38,8 @@ function describeOutcome(charge: ChargeRow, outcome: Outcome): string {
       return "paid on time";
     case "recovered":
       return `recovered, ${attempts}`;
+    case "by_link":
+      return "paid by link";
     case "invoiced":
       return `invoiced after ${attempts}`;
     case "canceled":
@@ -51,6 +55,8 @@ export interface DemoSummary {
   totals: {
     onTime: number;
     recovered: string[];
+    /** Charges paid through their payment link: who, which month. */
+    byLink: string[];
     invoiced: number;
     canceled: string[];
     /** Plan-change charges and discounted periods, said in words. */
@@ -68,6 +74,23 @@ export async function summarise(ctx: EngineContext, cast: readonly Enrolled[]): 
     .leftJoin(invoices, eq(invoices.chargeId, charges.id))
     .where(inArray(charges.subscriptionId, ids))
     .orderBy(asc(charges.periodStart));
+  // A charge paid by link was paid by an approved attempt of the checkout channel.
+  const linkPaid = new Set(
+    (
+      await ctx.db
+        .select({ chargeId: chargeAttempts.chargeId })
+        .from(chargeAttempts)
+        .innerJoin(charges, eq(charges.id, chargeAttempts.chargeId))
+        .where(
+          and(
+            inArray(charges.subscriptionId, ids),
+            eq(chargeAttempts.channel, "checkout"),
+            eq(chargeAttempts.status, "approved"),
+            eq(chargeAttempts.gatewayTransactionId, charges.paidTransactionId),
+          ),
+        )
+    ).map((row) => row.chargeId),
+  );
   const month = (at: Date) =>
     DateTime.fromJSDate(at).setZone(ctx.config.BILLING_TIMEZONE).toFormat("LLL yyyy");
   const months = [...new Set(rows.map(({ charge }) => month(charge.periodStart)))];
@@ -75,6 +98,7 @@ export async function summarise(ctx: EngineContext, cast: readonly Enrolled[]): 
   const totals: DemoSummary["totals"] = {
     onTime: 0,
     recovered: [],
+    byLink: [],
     invoiced: 0,
     canceled: [],
     changes: [],
@@ -85,7 +109,7 @@ export async function summarise(ctx: EngineContext, cast: readonly Enrolled[]): 
     for (const { charge, invoiceId } of rows.filter(
       (row) => row.charge.subscriptionId === member.subscriptionId,
     )) {
-      const outcome = outcomeOf(charge, invoiceId !== null);
+      const outcome = outcomeOf(charge, invoiceId !== null, linkPaid.has(charge.id));
       const column = month(charge.periodStart);
       const said = describe(charge, outcome);
       line[column] = line[column] ? `${line[column]}; ${said}` : said;
@@ -95,6 +119,7 @@ export async function summarise(ctx: EngineContext, cast: readonly Enrolled[]): 
       if (outcome === "on_time") totals.onTime += 1;
       if (outcome === "recovered")
         totals.recovered.push(`${member.name} after ${charge.attemptCount} attempts`);
+      if (outcome === "by_link") totals.byLink.push(`${member.name} ${column}`);
       if (outcome === "invoiced") totals.invoiced += 1;
     }
     const status = subs.find((sub) => sub.id === member.subscriptionId)?.status ?? "unknown";
