@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { EngineContext } from "../context/index.js";
 import type { Tx } from "../db/index.js";
 import { enrollments, subscriptions } from "../db/schema/index.js";
-import { recordEvent } from "../events/index.js";
+import { EVENT_TYPES, recordEvent } from "../events/index.js";
 import { redact } from "../logger/index.js";
 import { CALLBACK_SOURCES, type CallbackSource, readOrderId } from "./callback-params.js";
 import { type Completion, completeEnrollment } from "./complete-enrollment.js";
@@ -166,6 +166,18 @@ async function applyDecision(
           source,
         },
       });
+      // A new subscription is not a dead end: it can pay by payment link (payment-links/).
+      if (subscription.status === "pending_enrollment") {
+        await recordEvent(tx, {
+          ...common,
+          type: EVENT_TYPES.subscriptionEnrollmentFailed,
+          data: {
+            enrollment_id: enrollment.id,
+            description: decision.description,
+            alternative: "send_payment_link",
+          },
+        });
+      }
       return { outcome: "failed", status: "failed" };
     }
     case "mismatch": {

@@ -20,6 +20,7 @@ export const EVENT_TYPES = {
   chargePaymentLinkCreated: "charge.payment_link_created",
   chargePaymentLinkReminder: "charge.payment_link_reminder",
   subscriptionCollectionMethodChanged: "subscription.collection_method_changed",
+  subscriptionEnrollmentFailed: "subscription.enrollment_failed",
 } as const;
 
 export type WebhookEventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
@@ -51,6 +52,8 @@ export const WEBHOOK_EVENT_TYPES: Readonly<Record<WebhookEventType, string>> = {
     "A charge's payment link is still unpaid and is sent again (the dunning schedule); data carries the link.",
   "subscription.collection_method_changed":
     "The subscription now pays by card (charge_automatically) or by payment link (send_payment_link).",
+  "subscription.enrollment_failed":
+    "The checkout that was to save the card of a new subscription failed (a Qatar debit card cannot recur); it can pay by payment link instead: POST /v1/subscriptions/{id}/collection-method with send_payment_link.",
 };
 
 export function isWebhookEventType(type: string): type is WebhookEventType {

@@ -56,6 +56,15 @@ describe("a debit card that cannot recur falls back to payment links", () => {
       new RegExp(`^${w.server.url}/pay/enrollment/${enrolled.enrollmentId}/[A-Za-z0-9_-]{43}$`),
     );
     expect((await subscriptionOf(h, enrolled.subscriptionId)).status).toBe("pending_enrollment");
+    // The merchant hears of it (a webhook), with the way out.
+    const failed = (await eventsOf(h, enrolled.subscriptionId)).find(
+      (e) => e.type === "subscription.enrollment_failed",
+    );
+    expect(failed?.data).toMatchObject({
+      enrollment_id: enrolled.enrollmentId,
+      alternative: "send_payment_link",
+      description: expect.stringContaining("cannot pay a recurring payment"),
+    });
 
     // A forged signature opens nothing.
     expect((await post(`${action!.slice(0, -4)}AAAA`)).status).toBe(404);
@@ -101,6 +110,9 @@ describe("a debit card that cannot recur falls back to payment links", () => {
     const page = await follow((await pay(h, again.checkoutUrl!, { card: CARDS.qatarDebit })).redirect_url);
     expect(page.text).toContain("could not be confirmed");
     expect(offerOf(page.text)).toBeNull();
+    const types = (await eventsOf(h, enrolled.subscriptionId)).map((e) => e.type);
+    expect(types).toContain("enrollment.failed");
+    expect(types).not.toContain("subscription.enrollment_failed");
     expect((await subscriptionOf(h, enrolled.subscriptionId)).collectionMethod).toBe("charge_automatically");
   });
 });
