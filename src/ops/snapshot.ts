@@ -4,6 +4,7 @@ import type { EngineContext } from "../context/index.js";
 import { type Attention, attention } from "./attention.js";
 import { type Collections, collections } from "./collections.js";
 import { type DunningFunnel, dunningFunnel } from "./dunning-funnel.js";
+import { type PaymentLinkOverview, paymentLinkFigures, paymentLinkOverview } from "./payment-links.js";
 import { type QueueHealth, queueHealth } from "./queue-health.js";
 import type { OpsRange } from "./range.js";
 import { type SubscriptionOverview, subscriptionOverview } from "./subscriptions.js";
@@ -11,7 +12,7 @@ import { type Upcoming, upcoming } from "./upcoming.js";
 
 /**
  * Everything the ops dashboard shows, read in one go. The aggregates over a range (collections,
- * funnel, subscriptions, upcoming) are kept per process for OPS_CACHE_SECONDS per range and
+ * funnel, subscriptions, upcoming, payment links) are kept per process for OPS_CACHE_SECONDS per range and
  * currency, so a dashboard left open, or ten operators, cost one set of queries per interval; what
  * an operator acts on (attention, queues, breaker) is read fresh every time.
  */
@@ -25,6 +26,8 @@ export interface OpsSnapshot {
   funnel: DunningFunnel;
   subscriptions: SubscriptionOverview;
   upcoming: Upcoming;
+  /** Collected by card and by link, the link funnel, and what waits on a customer. */
+  paymentLinks: PaymentLinkOverview;
   attention: Attention;
   queue: QueueHealth;
   breaker: BreakerState;
@@ -37,6 +40,7 @@ interface Aggregates {
   funnel: DunningFunnel;
   subscriptions: SubscriptionOverview;
   upcoming: Upcoming;
+  paymentLinks: PaymentLinkOverview;
   at: DateTime;
   expires: number;
 }
@@ -62,17 +66,19 @@ export function opsReader(ctx: OpsContext): OpsReader {
     const key = `${range.from.toISO()}|${range.to.toISO()}|${currency}`;
     const hit = cache.get(key);
     if (hit && hit.expires > Date.now()) return hit;
-    const [c, f, s, u] = await Promise.all([
+    const [c, f, s, u, l] = await Promise.all([
       collections(sql, range, currency, now),
       dunningFunnel(sql, range, currency),
       subscriptionOverview(sql, range),
       upcoming(sql, now),
+      paymentLinkFigures(sql, range, currency),
     ]);
     const fresh = {
       collections: c,
       funnel: f,
       subscriptions: s,
       upcoming: u,
+      paymentLinks: paymentLinkOverview(c.totals.paid, l),
       at: now,
       expires: Date.now() + ctx.config.OPS_CACHE_SECONDS * 1000,
     };
@@ -106,6 +112,7 @@ export function opsReader(ctx: OpsContext): OpsReader {
         funnel: agg.funnel,
         subscriptions: agg.subscriptions,
         upcoming: agg.upcoming,
+        paymentLinks: agg.paymentLinks,
         attention: att,
         queue,
         breaker,

@@ -7,8 +7,8 @@ import { html, jsonScript, layout, money, percent, type Raw, raw } from "./html.
 
 /**
  * The dashboard page: the range picker, the headline figures, four charts (drawn in the browser by
- * Chart.js from the JSON block, assets/ops.js), what needs a person with its actions, what is
- * coming, and queue health.
+ * Chart.js from the JSON block, assets/ops.js), collection by card and by payment link (tables),
+ * what needs a person with its actions, what is coming, and queue health.
  */
 
 export interface DashboardView {
@@ -111,6 +111,39 @@ ${chargeTable("Uncollectible (newest)", "uncollectible-charges", chargeRows(a.un
 ${simple("Enrolments flagged", "attention-enrollments", a.enrollments.total, ["Subscription", "Customer", "Note", "Since"], enrollments, "None.")}
 ${simple("Invoices refused", "failed-invoices", a.failedInvoices.total, ["Charge", "Amount", "Reason", "Since"], invoices, "None.")}
 ${simple("Webhook endpoints failing (7 days)", "failing-endpoints", a.failingEndpoints.length, ["Endpoint", "Given up", "Retrying", "Last error"], endpoints, "Every endpoint is answering.")}
+</div></section>`;
+}
+
+function paymentLinks(s: OpsSnapshot): Raw {
+  const p = s.paymentLinks;
+  const { card, link } = p.collected;
+  const f = p.funnel;
+  const share = (n: number) => (f.sent.count === 0 ? "–" : percent(n / f.sent.count));
+  const methods = [
+    ["card", "Card", card],
+    ["link", "Payment link", link],
+  ] as const;
+  const step = (id: string, label: string, count: number, amount: string) =>
+    html`<tr data-step="${id}"><td>${label}</td><td class="num">${count}</td><td class="num">${share(count)}</td><td class="num">${amount}</td></tr>`;
+  const waiting = p.awaiting.byCurrency.map(
+    (a) =>
+      html`<tr data-currency="${a.currency}"><td>${a.currency}</td><td class="num">${a.count}</td><td class="num">${money(a.amountMinor, a.currency)}</td><td>${when(a.oldestSentAt)}</td></tr>`,
+  );
+  return html`<section id="payment-links"><h2>By card and by payment link</h2><div class="grid2">
+<div class="panel" id="collected-by-method"><h3>Collected by method</h3><table><thead><tr><th>Paid by</th><th class="num">Payments</th><th class="num">Amount</th></tr></thead><tbody>
+${methods.map(([id, label, t]) => html`<tr data-method="${id}"><td>${label}</td><td class="num">${t.count}</td><td class="num">${money(t.amountMinor, s.currency)}</td></tr>`)}
+<tr><th>Collected</th><th class="num">${card.count + link.count}</th><th class="num">${money(card.amountMinor + link.amountMinor, s.currency)}</th></tr></tbody></table></div>
+<div class="panel" id="link-funnel"><h3>Payment links sent in the range</h3><table><thead><tr><th></th><th class="num">Links</th><th class="num">Of sent</th><th class="num">Amount</th></tr></thead><tbody>
+${step("sent", "Sent", f.sent.count, money(f.sent.amountMinor, s.currency))}
+${step("opened", "Opened", f.opened.count, "")}
+${step("paid", "Paid", f.paid.count, money(f.paid.amountMinor, s.currency))}
+${step("recovered", "… after a reminder", f.recoveredByReminder.count, money(f.recoveredByReminder.amountMinor, s.currency))}
+</tbody></table></div>
+<div class="panel" id="awaiting-payment"><h3>Waiting on a customer <span class="count">${p.awaiting.count}</span></h3>${
+    waiting.length === 0
+      ? html`<p class="muted">No charge is waiting for its payment link to be paid.</p>`
+      : html`<table><thead><tr><th>Currency</th><th class="num">Charges</th><th class="num">Amount</th><th>Oldest link sent</th></tr></thead><tbody>${waiting}</tbody></table>`
+  }</div>
 </div></section>`;
 }
 
@@ -221,6 +254,7 @@ export function dashboardPage(view: DashboardView): string {
 ${picker(view)}
 ${kpis(s)}
 <section id="collections"><h2>Collections</h2><div class="panel chart wide"><canvas id="chart-collections" aria-label="Collections over time"></canvas></div></section>
+${paymentLinks(s)}
 <section class="grid2">
 <div id="funnel"><h2>Dunning funnel</h2><div class="panel chart"><canvas id="chart-funnel" aria-label="Dunning funnel"></canvas></div>
 <table><tbody><tr><td>Entered dunning</td><td class="num">${s.funnel.entered.count}</td><td class="num">${money(s.funnel.entered.amountMinor, s.currency)}</td></tr>

@@ -79,6 +79,13 @@ describe("the ops dashboard", () => {
     const paid = SCENARIO.approves + SCENARIO.declinesTwice;
     expect(s.currency).toBe("QAR");
     expect(s.collections.totals.paid).toEqual({ count: paid, amountMinor: paid * 10_000 });
+    // Every one of them by card: no link went out, none waits on a customer.
+    expect(s.paymentLinks.collected).toEqual({
+      card: { count: paid, amountMinor: paid * 10_000 },
+      link: { count: 0, amountMinor: 0 },
+    });
+    expect(s.paymentLinks.funnel).toMatchObject({ sent: { count: 0, amountMinor: 0 }, paidRate: null });
+    expect(s.paymentLinks.awaiting).toEqual({ count: 0, oldestSentAt: null, byCurrency: [] });
     // Two declines before each recovery, and the always-declined cards' first try and 4 retries.
     expect(s.collections.totals.declined.count).toBe(
       SCENARIO.declinesTwice * 2 + SCENARIO.alwaysDeclines * 5,
@@ -113,7 +120,16 @@ describe("the ops dashboard", () => {
     expect(reply.headers["cache-control"]).toBe("no-store");
     expect(reply.headers["x-frame-options"]).toBe("DENY");
     const html = reply.body;
-    for (const id of ["chart-collections", "chart-funnel", "chart-statuses", "chart-queues", "ops-data"]) {
+    for (const id of [
+      "chart-collections",
+      "chart-funnel",
+      "chart-statuses",
+      "chart-queues",
+      "ops-data",
+      "collected-by-method",
+      "link-funnel",
+      "awaiting-payment",
+    ]) {
       expect(html).toContain(`id="${id}"`);
     }
     expect(html).not.toMatch(/<script>(?!<\/script>)|style="/); // no inline script or style
