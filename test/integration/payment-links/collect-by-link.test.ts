@@ -1,20 +1,14 @@
 import { DateTime } from "luxon";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cancelSubscription } from "../../../src/cancellation/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
-import {
-  type EnrollmentWorld,
-  eventsOf,
-  follow,
-  pay,
-  startEnrollmentWorld,
-  subscriptionOf,
-} from "../enrollment/support.js";
+import { eventsOf, follow, pay, subscriptionOf } from "../enrollment/support.js";
 import {
   attemptsOf,
   CARDS,
   chargeRow,
   dueLinkCharge,
+  eachWorld,
   ledgerFor,
   linkOf,
   linkRow,
@@ -28,13 +22,10 @@ import {
  * HTTP, CheckStatus, and the billing tick on the shared controllable clock.
  */
 describe("collection by payment link", () => {
-  let w: EnrollmentWorld;
-  beforeEach(async () => {
-    w = await startEnrollmentWorld();
-  });
-  afterEach(() => w?.close());
+  const world = eachWorld();
 
   it("collects a month by link and bills the next period by link again", async () => {
+    const { w } = world;
     const { h } = w;
     const sub = await subscribeByLink(h);
     expect(sub).toMatchObject({ collectionMethod: "send_payment_link", checkoutUrl: null });
@@ -79,6 +70,7 @@ describe("collection by payment link", () => {
   });
 
   it("a decline on the checkout page, then a reminder, then a payment", async () => {
+    const { w } = world;
     const { h } = w;
     const sub = await subscribeByLink(h);
     const charge = await dueLinkCharge(h, sub.subscriptionId);
@@ -108,6 +100,7 @@ describe("collection by payment link", () => {
   });
 
   it("a second payment of the same charge through an old checkout is refunded", async () => {
+    const { w } = world;
     const { h } = w;
     const sub = await subscribeByLink(h);
     const charge = await dueLinkCharge(h, sub.subscriptionId);
@@ -138,6 +131,7 @@ describe("collection by payment link", () => {
   });
 
   it("forged and replayed success returns change nothing", async () => {
+    const { w } = world;
     const { h } = w;
     const sub = await subscribeByLink(h);
     const charge = await dueLinkCharge(h, sub.subscriptionId);
@@ -164,6 +158,7 @@ describe("collection by payment link", () => {
   });
 
   it("a link whose reminders ran out shows closed and takes no money", async () => {
+    const { w } = world;
     const { h } = w;
     const sub = await subscribeByLink(h);
     const charge = await dueLinkCharge(h, sub.subscriptionId);
@@ -183,6 +178,7 @@ describe("collection by payment link", () => {
   });
 
   it("canceling the subscription closes its link", async () => {
+    const { w } = world;
     const { h } = w;
     const sub = await subscribeByLink(h);
     const charge = await dueLinkCharge(h, sub.subscriptionId);
@@ -199,6 +195,7 @@ describe("collection by payment link", () => {
   });
 
   it("a cardless trial converts to paid by link", async () => {
+    const { w } = world;
     const { h } = w;
     const sub = await subscribeByLink(h, { plan: { trial_days: 14, trial_without_card: true } });
     expect(sub.checkoutUrl).toBeNull();

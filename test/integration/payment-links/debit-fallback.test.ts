@@ -1,20 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processChargeBatch } from "../../../src/charging/index.js";
 import { enroll, startReEnrollment } from "../../../src/enrollment/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
 import {
   CARDS,
-  type EnrollmentWorld,
   enrollNew,
   eventsOf,
   follow,
   pay,
   seedCustomer,
   seedPlan,
-  startEnrollmentWorld,
   subscriptionOf,
 } from "../enrollment/support.js";
-import { chargeRow, ledgerFor, linkOf, payLink } from "./support.js";
+import { chargeRow, eachWorld, ledgerFor, linkOf, payLink } from "./support.js";
 
 /** The action of the result page's "pay by payment link instead" form, if the page offers it. */
 function offerOf(page: string): string | null {
@@ -35,13 +33,10 @@ async function post(url: string) {
  * same card.
  */
 describe("a debit card that cannot recur falls back to payment links", () => {
-  let w: EnrollmentWorld;
-  beforeEach(async () => {
-    w = await startEnrollmentWorld();
-  });
-  afterEach(() => w?.close());
+  const world = eachWorld();
 
   it("offers links after the failed enrolment, starts by link and collects the first period", async () => {
+    const { w } = world;
     const { h } = w;
     const customer = await seedCustomer(h, { language: "ar" });
     const plan = await seedPlan(h);
@@ -103,6 +98,7 @@ describe("a debit card that cannot recur falls back to payment links", () => {
   });
 
   it("offers nothing when the subscription already has its card", async () => {
+    const { w } = world;
     const { h } = w;
     const enrolled = await enrollNew(h);
     await follow((await pay(h, enrolled.checkoutUrl)).redirect_url);

@@ -1,19 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processChargeBatch } from "../../../src/charging/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
-import {
-  type EnrollmentWorld,
-  follow,
-  ledgerOf,
-  paymentMethodsOf,
-  startEnrollmentWorld,
-  subscriptionOf,
-} from "../enrollment/support.js";
+import { follow, ledgerOf, paymentMethodsOf, subscriptionOf } from "../enrollment/support.js";
 import {
   attemptsOf,
   CARDS,
   chargeRow,
   dueLinkCharge,
+  eachWorld,
   linkOf,
   openLink,
   payLink,
@@ -25,13 +19,10 @@ import {
  * the card (v1 save_token); the gateway's word decides whether the subscription then pays by card.
  */
 describe("saving the card while paying by link", () => {
-  let w: EnrollmentWorld;
-  beforeEach(async () => {
-    w = await startEnrollmentWorld();
-  });
-  afterEach(() => w?.close());
+  const world = eachWorld();
 
   it("a saved card pays the next period automatically", async () => {
+    const { w } = world;
     const { h } = w;
     const sub = await subscribeByLink(h);
     const first = await dueLinkCharge(h, sub.subscriptionId);
@@ -75,6 +66,7 @@ describe("saving the card while paying by link", () => {
   });
 
   it("a card the gateway will not save leaves the subscription on links", async () => {
+    const { w } = world;
     const { h } = w;
     const sub = await subscribeByLink(h);
     const charge = await dueLinkCharge(h, sub.subscriptionId);

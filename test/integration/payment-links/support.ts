@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { processChargeBatch } from "../../../src/charging/index.js";
 import { chargeAttempts, charges, events, paymentLinks } from "../../../src/db/schema/index.js";
 import { subscribe } from "../../../src/enrollment/index.js";
@@ -13,7 +13,18 @@ import {
   pay,
   seedCustomer,
   seedPlan,
+  startEnrollmentWorld,
 } from "../enrollment/support.js";
+
+/** Our server and the simulator (startEnrollmentWorld) for each test of the file, closed after it. */
+export function eachWorld(): { readonly w: EnrollmentWorld } {
+  const world = {} as { w: EnrollmentWorld };
+  beforeEach(async () => {
+    world.w = await startEnrollmentWorld();
+  });
+  afterEach(() => world.w?.close());
+  return world;
+}
 
 /** A customer subscribed by payment link to a new plan (overrides for either), started at once. */
 export async function subscribeByLink(

@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processChargeBatch } from "../../../src/charging/index.js";
 import { startReEnrollment } from "../../../src/enrollment/index.js";
 import { type CollectionMethodRefusal, setCollectionMethod } from "../../../src/payment-links/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
-import {
-  type EnrollmentWorld,
-  follow,
-  pay,
-  startEnrollmentWorld,
-  subscriptionOf,
-} from "../enrollment/support.js";
+import { follow, pay, subscriptionOf } from "../enrollment/support.js";
 import {
   attemptsOf,
   chargeRow,
   dueLinkCharge,
+  eachWorld,
   ledgerFor,
   linkOf,
   linkRow,
@@ -23,13 +18,10 @@ import {
 
 /** Switching a subscription between card and link, and a card saved while a link is open. */
 describe("switching collection methods", () => {
-  let w: EnrollmentWorld;
-  beforeEach(async () => {
-    w = await startEnrollmentWorld();
-  });
-  afterEach(() => w?.close());
+  const world = eachWorld();
 
   it("refuses the card without a usable one, and saving a card switches by itself", async () => {
+    const { w } = world;
     const { h } = w;
     const sub = await subscribeByLink(h, { plan: { billing_mode: "autosave" } });
     const charge = await dueLinkCharge(h, sub.subscriptionId);
@@ -78,6 +70,7 @@ describe("switching collection methods", () => {
   });
 
   it("moves a card subscription's waiting charge to a link and back", async () => {
+    const { w } = world;
     const { h } = w;
     const sub = await subscribeByLink(h, { plan: { billing_mode: "autosave" } });
     const { checkoutUrl } = await startReEnrollment(h.ctx, {
