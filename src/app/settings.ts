@@ -1,4 +1,11 @@
-import { type DunningPolicy, DunningPolicyError, parseDunningPolicy } from "../billing/index.js";
+import {
+  type DunningPolicy,
+  DunningPolicyError,
+  isMessageKind,
+  MESSAGE_KINDS,
+  type MessageKind,
+  parseDunningPolicy,
+} from "../billing/index.js";
 import { type Config, ConfigError, envSchema, loadConfig } from "../config/index.js";
 
 /**
@@ -36,6 +43,18 @@ export function dunningFromConfig(
   }
 }
 
+/** MESSAGES_DISABLED as message kinds; "all" is every kind (webhook-only mode). */
+export function disabledMessageKinds(names: readonly string[], problems: Problem[] = []): MessageKind[] {
+  if (names.length === 1 && names[0] === "all") return [...MESSAGE_KINDS];
+  for (const name of names.filter((n) => !isMessageKind(n))) {
+    problems.push({
+      variable: "MESSAGES_DISABLED",
+      message: `${JSON.stringify(name)} is not a message kind (${MESSAGE_KINDS.join(", ")}) nor "all"`,
+    });
+  }
+  return names.filter(isMessageKind);
+}
+
 /**
  * The variables createEngine needs set, less what the caller supplies itself: a database (the
  * embedded one) or a gateway (the in-process simulator). Production also needs the token key.
@@ -68,6 +87,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv, needs: readonly Variabl
   const dunning =
     config ?? envSchema.pick({ DUNNING_RETRY_DAYS: true, DUNNING_TERMINAL_ACTION: true }).safeParse(set).data;
   if (dunning) dunningFromConfig(dunning, problems);
+  if (config) disabledMessageKinds(config.MESSAGES_DISABLED, problems);
   for (const variable of needs) {
     if (set[variable] === undefined) problems.push({ variable, message: "required to run the engine" });
   }

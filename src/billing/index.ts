@@ -31,6 +31,13 @@ export {
   isTerminalChargeState,
 } from "./charge-states.js";
 export {
+  isMessageKind,
+  MESSAGE_KINDS,
+  MESSAGE_STATUSES,
+  type MessageKind,
+  type MessageStatus,
+} from "./customer-messages.js";
+export {
   classifyDecline,
   DECLINE_RULES,
   type DeclineClassification,

@@ -53,6 +53,43 @@ const currencyList = z.string().transform((value, ctx) => {
   return codes;
 });
 
+const flag = (fallback: "true" | "false") =>
+  z
+    .enum(["true", "false"], { error: "expected true or false" })
+    .default(fallback)
+    .transform((value) => value === "true");
+
+/** smtp://user:pass@host:port or smtps://… (implicit TLS), as nodemailer takes it. */
+const smtpUrl = z.url({ protocol: /^smtps?$/, error: "expected smtp://host:port or smtps://host:port" });
+
+/**
+ * Comma-separated message kinds, or "all" (webhook-only mode). Which names are kinds is the
+ * domain's to say: src/app/settings.ts checks them.
+ */
+const nameList = z
+  .string()
+  .transform((value) => [...new Set(value.split(",").map((entry) => entry.trim()))].filter(Boolean));
+
+/** A percentage with at most two decimals ("15", "12.5"), as whole basis points. */
+const percentBp = z
+  .string()
+  .regex(/^\d{1,3}(\.\d{1,2})?$/, "expected a percentage such as 15 or 12.5")
+  .transform((value) => {
+    const [whole = "0", fraction = ""] = value.split(".");
+    return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+  })
+  .refine((bp) => bp <= 10_000, "at most 100");
+
+/** Quiet hours as HH-HH in the customer's time zone ("21-8"): messages wait until the end. */
+const quietHours = z
+  .string()
+  .regex(/^([01]?\d|2[0-3])-([01]?\d|2[0-3])$/, "expected start-end hours such as 21-8")
+  .transform((value) => {
+    const [start, end] = value.split("-").map(Number) as [number, number];
+    return { start, end };
+  })
+  .refine(({ start, end }) => start !== end, "start and end must differ");
+
 /** A 256-bit key written as 64 hex characters or as base64 of 32 bytes. */
 const encryptionKey = z.string().refine((v) => decodeKey(v) !== undefined, {
   message: "expected 32 bytes as 64 hex characters or base64",
@@ -111,6 +148,32 @@ export const envSchema = z.object({
   // dunning policy's terminal action, and how long an opened checkout is handed out again.
   PAYMENT_LINK_GRACE_DAYS: int(0, 60).default(2),
   PAYMENT_LINK_CHECKOUT_MINUTES: int(1, 24 * 60).default(30),
+  // Customer messages (src/messages, docs/customer-messages.md): sent over SMTP when SMTP_URL is
+  // set, else rendered and kept for the /ops mailbox and `billing messages`.
+  SMTP_URL: smtpUrl.optional(),
+  MAIL_FROM: z.string().min(3).default("billing@localhost"),
+  MAIL_REPLY_TO: z.email().optional(),
+  MESSAGES_DISABLED: nameList.default([]),
+  MESSAGE_TEMPLATES_DIR: z.string().min(1).optional(),
+  MESSAGE_QUIET_HOURS: quietHours.optional(),
+  MESSAGE_MAX_ATTEMPTS: int(1, 50).default(8),
+  // Notices before money moves: days before a renewal (0: none, except a trial's conversion, which
+  // is always announced) and before a trial ends.
+  RENEWAL_NOTICE_DAYS: int(0, 60).default(7),
+  TRIAL_ENDING_NOTICE_DAYS: int(1, 60).default(3),
+  // Who the customer is dealing with, on messages, receipts and credit notes.
+  MERCHANT_NAME: z.string().min(1).max(200).default("Billing"),
+  MERCHANT_LOGO_URL: z.url({ protocol: /^https?$/ }).optional(),
+  MERCHANT_ADDRESS: z.string().min(1).max(500).optional(),
+  MERCHANT_TAX_ID: z.string().min(1).max(50).optional(),
+  MERCHANT_SUPPORT_EMAIL: z.email().optional(),
+  // Tax included in prices, printed on receipts (none by default: Qatar has no VAT in force).
+  TAX_RATE_PERCENT: percentBp.default(0),
+  TAX_LABEL: z.string().min(1).max(40).default("VAT"),
+  // Receipts and credit notes in Arabic over English, whatever the customer's language.
+  RECEIPT_BILINGUAL: flag("false"),
+  // Also record each paid charge as a paid v1 invoice in the merchant's gateway account.
+  GATEWAY_RECORD_PAID_INVOICES: flag("false"),
   BILLING_BATCH_SIZE: int(1, 10_000).default(500),
   DUNNING_RETRY_DAYS: csvDays.default([1, 3, 5, 7]),
   DUNNING_TERMINAL_ACTION: z.enum(["unpaid", "cancel"]).default("unpaid"),

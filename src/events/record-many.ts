@@ -1,12 +1,14 @@
 import type { SqlRunner } from "../db/index.js";
+import { addCustomerOutbox } from "./customer-outbox.js";
 import type { EventInput } from "./record.js";
 import { isWebhookEventType } from "./types.js";
 import { buildWebhookBody } from "./webhook-body.js";
 
 /**
- * Appends many facts to the event log in two statements whatever their number: the events as one
+ * Appends many facts to the event log in a few statements whatever their number: the events as one
  * multi-row insert, then the outbox deliveries of the webhook-worthy ones crossed with every enabled
- * endpoint in one INSERT … SELECT (no per-event endpoint lookup). Call it inside the transaction
+ * endpoint in one INSERT … SELECT (no per-event endpoint lookup), then what the customer gets
+ * (customer-outbox.ts: one statement per kind of document or message present). Call it inside the transaction
  * that makes the changes, exactly as recordEvent (record.ts), which stays the one-event form.
  *
  * Both statements are postgres.js tagged queries, so each connection prepares them once. Ids come
@@ -50,5 +52,9 @@ export async function recordEvents(sql: SqlRunner, inputs: readonly EventInput[]
       cross join webhook_endpoints endpoint
       where endpoint.enabled`;
   }
+  await addCustomerOutbox(
+    sql,
+    inputs.map((input, index) => ({ ...input, id: ids[index] as number })),
+  );
   return ids;
 }

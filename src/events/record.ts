@@ -1,6 +1,7 @@
 import type { DateTime } from "luxon";
-import type { Db, Tx } from "../db/index.js";
+import { type Db, sqlOf, type Tx } from "../db/index.js";
 import { events } from "../db/schema/index.js";
+import { addCustomerOutbox, speaksToCustomer } from "./customer-outbox.js";
 import { addWebhookDeliveries } from "./outbox.js";
 import { isWebhookEventType } from "./types.js";
 
@@ -8,8 +9,9 @@ import { isWebhookEventType } from "./types.js";
  * Appends one fact to the event log. Call it inside the transaction that makes the change it
  * records, so the log and the state can never disagree. `occurredAt` is the billing clock's time.
  *
- * A webhook-worthy type (see WEBHOOK_EVENT_TYPES) also gets its outgoing deliveries, in the same
- * transaction: the event and its deliveries commit or roll back together.
+ * A webhook-worthy type (see WEBHOOK_EVENT_TYPES) also gets its outgoing deliveries, and a type
+ * that speaks to the customer its receipt, credit note or messages (customer-outbox.ts), in the
+ * same transaction: the event and all it causes commit or roll back together.
  */
 export interface EventInput {
   type: string;
@@ -45,12 +47,14 @@ async function insertEvent(tx: Db | Tx, input: EventInput): Promise<RecordedEven
 
 export async function recordEvent(tx: Db | Tx, input: EventInput): Promise<RecordedEvent> {
   const { type } = input;
-  if (!isWebhookEventType(type)) return insertEvent(tx, input);
-  // Two statements must be atomic even when the caller passed the pool rather than a transaction;
-  // inside a caller's transaction this is a savepoint, which rolls back with it.
+  const webhook = isWebhookEventType(type);
+  if (!webhook && !speaksToCustomer(type)) return insertEvent(tx, input);
+  // Several statements must be atomic even when the caller passed the pool rather than a
+  // transaction; inside a caller's transaction this is a savepoint, which rolls back with it.
   return tx.transaction(async (inner) => {
     const event = await insertEvent(inner, input);
-    await addWebhookDeliveries(inner, { ...input, id: event.id, type });
+    if (webhook) await addWebhookDeliveries(inner, { ...input, id: event.id, type });
+    await addCustomerOutbox(sqlOf(inner), [{ ...input, id: event.id }]);
     return event;
   });
 }

@@ -41,6 +41,11 @@ const TABLES = [
   "plan_changes",
   "portal_links",
   "portal_sessions",
+  "merchant_settings",
+  "document_series",
+  "receipts",
+  "credit_notes",
+  "customer_messages",
 ];
 
 const created: string[] = [];

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz } from "./columns.js";
-import { billingMode, collectionMethod, intervalUnit, language } from "./enums.js";
+import { billingMode, collectionMethod, intervalUnit, language, messageKind } from "./enums.js";
 
 /**
  * What is sold. A plan's price and interval never change once a subscription uses it: a new
@@ -50,6 +50,10 @@ export const customers = pgTable(
     /** With country code, as the gateway wants it (e.g. +97455555555). */
     phone: text("phone"),
     language: language("language").notNull().default("en"),
+    /** IANA zone for the customer's messages (dates, quiet hours); null: the billing time zone. */
+    timeZone: text("time_zone"),
+    /** Message kinds this customer does not want (service messages, so none is forced on them). */
+    messageOptOuts: messageKind("message_opt_outs").array().notNull().default(sql`'{}'`),
     createdAt: createdAt(),
   },
   (t) => [

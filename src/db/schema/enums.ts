@@ -1,6 +1,7 @@
 import { pgEnum } from "drizzle-orm/pg-core";
 import { BREAKER_SIGNALS } from "../../billing/breaker.js";
 import { ATTEMPT_STATES, CHARGE_STATES } from "../../billing/charge-states.js";
+import { MESSAGE_KINDS, MESSAGE_STATUSES } from "../../billing/customer-messages.js";
 import { SUBSCRIPTION_STATES } from "../../billing/subscription-states.js";
 
 /**
@@ -85,3 +86,8 @@ export const discountType = pgEnum("discount_type", ["percentage", "fixed"]);
 
 /** How many periods a coupon discounts: the first one, N of them, or every one. */
 export const couponDuration = pgEnum("coupon_duration", ["once", "repeating", "forever"]);
+
+/** What a customer message says, and how far it got (billing/customer-messages.ts). */
+export const messageKind = pgEnum("message_kind", MESSAGE_KINDS);
+
+export const messageStatus = pgEnum("message_status", MESSAGE_STATUSES);
