@@ -3,9 +3,10 @@
  * `npm run build` (also npm's `prepare`, so `npm install` and `npm ci` run it): compiles src/,
  * workers/ and scripts/billing.ts to dist/ (tsconfig.build.json: ESM, the same `.js` specifiers),
  * then copies what the compiled code reads beside itself: the ops dashboard's and the portal's assets
- * (src/http/{ops,portal}/assets) and the migrations (drizzle/, found at ../../drizzle from src/db). dist/
- * is rebuilt whole, so a deleted source leaves nothing behind, and stamped last (build-state.mjs):
- * a build that failed half-way is never taken as fresh. Types are not checked here (`npm run
+ * (src/http/{ops,portal}/assets), the customer messages' templates (src/messages/templates) and
+ * the migrations (drizzle/, found at ../../drizzle from src/db). dist/ is rebuilt whole, so a
+ * deleted source leaves nothing behind, and stamped last (build-state.mjs): a build that failed
+ * half-way is never taken as fresh. Types are not checked here (`npm run
  * typecheck` does that), which keeps the build to a few seconds.
  */
 import { spawnSync } from "node:child_process";
@@ -14,7 +15,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { DIST, ROOT, STAMP } from "./build-state.mjs";
 
-const COPIED = ["src/http/ops/assets", "src/http/portal/assets", "drizzle"];
+const COPIED = ["src/http/ops/assets", "src/http/portal/assets", "src/messages/templates", "drizzle"];
 
 const startedAt = Date.now();
 rmSync(path.join(ROOT, DIST), { recursive: true, force: true });
