@@ -25,7 +25,14 @@ export {
   gracefulShutdown,
   type ShutdownHandle,
 } from "./graceful-shutdown.js";
-export { chargeJobId, invoiceJobId, tickJobId, tokenDeactivationJobId, webhookJobId } from "./job-ids.js";
+export {
+  chargeJobId,
+  invoiceJobId,
+  messageJobId,
+  tickJobId,
+  tokenDeactivationJobId,
+  webhookJobId,
+} from "./job-ids.js";
 export { DEFAULT_RETRY_POLICY, defaultJobOptions, type RetryPolicy } from "./job-options.js";
 export { isJobPresent, type JobStateReader } from "./job-presence.js";
 export { ALL_QUEUE_NAMES, JOB_NAMES, QUEUE_NAMES, type QueueName } from "./names.js";
@@ -35,6 +42,8 @@ export {
   type InvoicePayload,
   invoicePayload,
   MAX_CHARGE_BATCH,
+  type MessagePayload,
+  messagePayload,
   type PayloadInputOf,
   type PayloadOf,
   payloadSchema,

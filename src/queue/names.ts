@@ -5,6 +5,7 @@ export const QUEUE_NAMES = {
   invoices: "invoices",
   tokenDeactivation: "token-deactivation",
   webhooks: "webhooks",
+  messages: "messages",
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
@@ -21,4 +22,5 @@ export const JOB_NAMES = {
   invoices: "invoice",
   "token-deactivation": "token-deactivation",
   webhooks: "webhook",
+  messages: "message",
 } as const satisfies Record<QueueName, string>;

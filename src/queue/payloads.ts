@@ -32,12 +32,15 @@ export const tokenDeactivationPayload = z.object({ paymentMethodId: z.uuid() });
 
 export const webhookPayload = z.object({ deliveryId: z.uuid() });
 
+export const messagePayload = z.object({ messageId: z.uuid() });
+
 export const payloadSchemas = {
   "billing-tick": tickPayload,
   charges: chargePayload,
   invoices: invoicePayload,
   "token-deactivation": tokenDeactivationPayload,
   webhooks: webhookPayload,
+  messages: messagePayload,
 } as const satisfies Record<QueueName, z.ZodType>;
 
 /** The payload a worker of queue `N` receives, after validation. */
@@ -51,6 +54,7 @@ export type ChargePayload = PayloadOf<"charges">;
 export type InvoicePayload = PayloadOf<"invoices">;
 export type TokenDeactivationPayload = PayloadOf<"token-deactivation">;
 export type WebhookPayload = PayloadOf<"webhooks">;
+export type MessagePayload = PayloadOf<"messages">;
 
 /** The schema of queue `N`, typed so that parsing yields that queue's payload type. */
 export function payloadSchema<N extends QueueName>(name: N): z.ZodType<PayloadOf<N>, PayloadInputOf<N>> {

@@ -41,7 +41,7 @@ export function describeEngineProcess(engine: EngineProcess): string[] {
   const running = [
     parts.http ? "HTTP server" : undefined,
     parts.scheduler ? "scheduler" : undefined,
-    parts.workers ? "workers (charges, invoices, token deactivation, webhooks)" : undefined,
+    parts.workers ? "workers (charges, invoices, token deactivation, webhooks, messages)" : undefined,
   ].filter((part) => part !== undefined);
   const lines = [
     `billing engine running: ${running.join(", ")}`,

@@ -11,7 +11,7 @@ import {
   keepInvoiceIdsAhead,
   startInProcessGateway,
 } from "./in-process-gateway.js";
-import { charges, invoices, scheduler, tokens, webhooks } from "./roles.js";
+import { charges, invoices, messages, scheduler, tokens, webhooks } from "./roles.js";
 import { claimRuntimeRecord, removeRuntimeRecord, runtimeFileOf } from "./runtime-file.js";
 import { type EngineSetup, resolveSetup } from "./setup.js";
 import { superviseRoles } from "./supervisor.js";
@@ -142,6 +142,7 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
             workerRole("invoices", invoices, ctx),
             workerRole("tokens", tokens, ctx),
             workerRole("webhooks", webhooks, ctx),
+            workerRole("messages", messages, ctx),
           ]
         : []),
     ];

@@ -1,8 +1,9 @@
-import { runTick } from "../app/index.js";
+import { engineMessages, runTick } from "../app/index.js";
 import { startTokenDeactivationWorker } from "../cancellation/index.js";
 import { startChargeWorker } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
 import { startInvoiceWorker } from "../invoicing/index.js";
+import { messageJobProcessor } from "../messages/index.js";
 import { type BillingWorker, QUEUE_NAMES } from "../queue/index.js";
 import { keepBillingTick, registerBillingTick } from "../scheduler/index.js";
 import { webhookJobProcessor } from "../webhooks/index.js";
@@ -40,3 +41,13 @@ export const tokens: Role = (ctx) => startTokenDeactivationWorker(ctx);
 
 export const webhooks: Role = (ctx) =>
   ctx.queues.worker(QUEUE_NAMES.webhooks, webhookJobProcessor(ctx, ctx.queues), { concurrency: 8 });
+
+/**
+ * Customer messages, a few at a time through the process's one pooled SMTP connection set. The
+ * queue system closes this worker before the transport, so a send in hand finishes and records
+ * its outcome on a graceful stop.
+ */
+export const messages: Role = (ctx) =>
+  ctx.queues.worker(QUEUE_NAMES.messages, messageJobProcessor(engineMessages(ctx), ctx.queues), {
+    concurrency: 4,
+  });

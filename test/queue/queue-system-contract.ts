@@ -70,6 +70,7 @@ export function queueSystemContract(backend: string, makeSystem: (prefix: string
         "invoices",
         "token-deactivation",
         "webhooks",
+        "messages",
       ]);
       expect(depths.find((d) => d.queue === "charges")).toEqual({
         queue: "charges",

@@ -74,6 +74,8 @@ export type MessageModel =
       trialEndsOn: string;
       portalUrl: string | null;
       hasCard: boolean;
+      /** The first charge comes as a payment link (a trial without a card): nothing is charged by itself. */
+      paysByLink: boolean;
     }
   | { kind: "subscription_canceled"; planName: string; canceledOn: string; endsOn: string | null }
   | {

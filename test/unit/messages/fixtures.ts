@@ -59,6 +59,7 @@ export const MODELS: { [K in MessageKind]: Extract<MessageModel, { kind: K }> } 
     trialEndsOn: "2026-12-01",
     portalUrl: "https://pay.example.qa/portal/o2",
     hasCard: true,
+    paysByLink: false,
   },
   subscription_canceled: {
     kind: "subscription_canceled",

@@ -155,6 +155,14 @@ describe("trial_ending", () => {
     expect(noCard.html).toContain(">Add a card</a>");
     expect((await text({ ...MODELS.trial_ending, hasCard: false }, "ar")).html).toContain(">إضافة بطاقة</a>");
   });
+
+  it("tells a trial that pays by link that a payment link will come, not that a card is charged", async () => {
+    const byLink = { ...MODELS.trial_ending, hasCard: false, paysByLink: true };
+    const english = await text(byLink, "en");
+    expect(english.text).toContain("we will e-mail you a payment link");
+    expect(english.text).not.toContain("saved card will be charged");
+    expect((await text(byLink, "ar")).html).toContain("سنرسل إليك رابط دفع");
+  });
 });
 
 describe("subscription_canceled", () => {
