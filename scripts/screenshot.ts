@@ -66,7 +66,7 @@ async function shoot(run: ScreenshotRun, out: string): Promise<string> {
   const rate = s.funnel.recoveryRate;
   return (
     `${month.customers} customers, 30 days to ${now.setZone(s.range.timezone).toISODate()}: ` +
-    `${toDecimalString(c.paid.amountMinor, s.currency)} ${s.currency} collected in ${c.paid.count} payments, ` +
+    `${toDecimalString(c.collected.amountMinor, s.currency)} ${s.currency} collected in ${c.paid.count} payments, ` +
     `${c.declined.count} declined, recovery ${rate === null ? "–" : `${Math.round(rate * 100)} %`}, ` +
     `${s.attention.heldCharges.total} held for review, ${s.upcoming.expiringCards.count} cards expiring; ` +
     `${width}×${height} px, ${kb} KB, ${Math.round((Date.now() - run.began) / 1000)} s`

@@ -10,7 +10,9 @@ import { type BucketTotals, scanBuckets } from "./collection-scans.js";
  * is stamped when it is applied). A closed day missing from the table is computed once by the live
  * scans and stored; the open days are scanned live on every read. So a cold 90-day view scans a
  * day or two of charges, not three months. A controllable clock set back behind a stored day
- * leaves that day's totals as they were stored.
+ * leaves that day's totals as they were stored. The stored paid totals are gross: refunds, which
+ * the dashboard's Collected is net of, have no column here and are scanned live beside these
+ * (collection-scans.ts scanRefunds).
  */
 
 const CLOSED_AFTER = { days: 1 };

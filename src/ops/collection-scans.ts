@@ -9,7 +9,8 @@ import { pgInteger } from "../db/index.js";
  * charge_attempts_settled_idx: migration 0006). Rows are put in buckets by width_bucket over the
  * buckets' starts (computed by the caller, in the merchant's zone) rather than by date_trunc at time
  * zone: no zone conversion per row, and a small integer key that the planner groups in memory (a
- * date_trunc(…)::text key was misestimated and sorted on disk).
+ * date_trunc(…)::text key was misestimated and sorted on disk). Refunds and open attempts have
+ * scans of their own below.
  */
 
 export interface Tally {
@@ -27,6 +28,15 @@ interface Row {
   bucket: number;
   n: string;
   amount: string | null;
+}
+
+/** Each bucket's tally from the rows grouped by bucket; a bucket without a row had none. */
+function tallies(rows: Row[], starts: readonly DateTime[]): Tally[] {
+  const byIndex = new Map(rows.map((r) => [r.bucket - 1, r]));
+  return starts.map((_, i) => {
+    const row = byIndex.get(i);
+    return { count: row ? pgInteger(row.n) : 0, amountMinor: row?.amount ? pgInteger(row.amount) : 0 };
+  });
 }
 
 /** The totals of each bucket starting at `starts` (the last one ends at `to`), rows from `from`. */
@@ -58,15 +68,35 @@ export async function scanBuckets(
         and a.status = 'declined' and c.currency = ${currency}
       group by 1`,
   ]);
-  const tally = (rows: Row[]) => {
-    const byIndex = new Map(rows.map((r) => [r.bucket - 1, r]));
-    return (i: number): Tally => {
-      const row = byIndex.get(i);
-      return { count: row ? pgInteger(row.n) : 0, amountMinor: row?.amount ? pgInteger(row.amount) : 0 };
-    };
-  };
-  const [paidAt, declinedAt] = [tally(paid), tally(declined)];
-  return starts.map((_, i) => ({ paid: paidAt(i), declined: declinedAt(i) }));
+  const [paidAt, declinedAt] = [tallies(paid, starts), tallies(declined, starts)];
+  return starts.map((_, i) => ({ paid: paidAt[i] as Tally, declined: declinedAt[i] as Tally }));
+}
+
+/**
+ * Money returned in each bucket: refunds of charges' payments that completed or are under
+ * processing, by settled_at (the billing time the gateway's answer was recorded, so like paid_at
+ * it never lands in a closed day). Only reason `requested`: a duplicate payment's refund returns
+ * money that was never counted as collected (a charge is paid once). Not rolled up by closed day
+ * as payments are (closed-days.ts: ops_collection_days has no column for it), and refunds has no
+ * index on settled_at, so every view scans refunds: they are few, at most one live per payment.
+ */
+export async function scanRefunds(
+  sql: Sql,
+  starts: readonly DateTime[],
+  from: DateTime,
+  to: DateTime,
+  currency: string,
+): Promise<Tally[]> {
+  const bounds = starts.map((start) => start.toUTC().toISO());
+  const rows = await sql<Row[]>`
+    select width_bucket(r.settled_at, (select ${bounds}::text[]::timestamptz[])) as bucket,
+           count(*)::text as n, sum(r.amount_minor)::text as amount
+    from refunds r
+    where r.status in ('completed', 'under_processing') and r.reason = 'requested'
+      and r.settled_at >= ${from.toUTC().toISO()}::timestamptz and r.settled_at < ${to.toUTC().toISO()}::timestamptz
+      and r.currency = ${currency}
+    group by 1`;
+  return tallies(rows, starts);
 }
 
 /** Attempts sent in each bucket whose outcome is still unknown or held (charge_attempts_open_idx). */

@@ -1,7 +1,9 @@
 /**
- * Refunds of paid charges: the refund call (v1 POST /v1/payments/refund) and the reconciler that
- * settles refunds whose answer was never recorded, from the gateway's CheckStatus.
+ * Refunds of paid charges: the refund call (v1 POST /v1/payments/refund), the reconciler that
+ * settles refunds whose answer was never recorded, from the gateway's CheckStatus, and the refund
+ * state each charge shows.
  */
+export { chargeRefunds } from "./charge-refunds.js";
 export { RefundError, type RefundRefusal } from "./errors.js";
 export {
   RECONCILER_ACTOR,

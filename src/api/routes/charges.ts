@@ -3,14 +3,7 @@ import type { EngineContext } from "../../context/index.js";
 import { refundCharge } from "../../refunds/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
-import {
-  chargeListQuery,
-  chargePage,
-  chargeSchema,
-  presentCharge,
-  presentRefund,
-  refundSchema,
-} from "../schemas/charges.js";
+import { chargeListQuery, chargePage, chargeSchema, presentCharge } from "../schemas/charges.js";
 import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
 import {
   chargeReconcileSchema,
@@ -18,6 +11,7 @@ import {
   reconcileDetail,
   resultDetail,
 } from "../schemas/dunning.js";
+import { presentRefund, refundSchema } from "../schemas/refunds.js";
 import { findCharge, listCharges } from "../services/charges.js";
 import { retryCharge } from "../services/retry-charge.js";
 

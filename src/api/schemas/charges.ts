@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { ATTEMPT_STATES, CHARGE_STATES } from "../../billing/index.js";
-import { invoiceStatus, refundReason, refundStatus } from "../../db/schema/index.js";
-import type { RefundRow } from "../../refunds/index.js";
+import { ATTEMPT_STATES, CHARGE_REFUND_STATES, CHARGE_STATES } from "../../billing/index.js";
+import { invoiceStatus } from "../../db/schema/index.js";
 import {
   type AttemptSummary,
   type ChargeRow,
@@ -60,6 +59,23 @@ export const chargeSchema = z
     last_decline_description: z.string().nullable(),
     paid_at: timestamp.nullable(),
     paid_transaction_id: z.string().nullable().describe("The gateway transaction that paid the charge"),
+    refund_status: z
+      .enum(CHARGE_REFUND_STATES)
+      .nullable()
+      .describe(
+        "The charge stays paid when refunded; this says what became of its refund: refund_pending (asked, the gateway's answer not known yet), refunded (the gateway took it, see refund_processing), refund_failed (refused or never sent; another refund may be asked), or null (never refunded). Refunds of a duplicate payment do not count: they leave the charge paid",
+      ),
+    refund_processing: z
+      .boolean()
+      .describe(
+        "Refunded, but the gateway is still returning the money (refund under_processing, after settlement): the customer may not see it on their card yet",
+      ),
+    refunded_minor: z
+      .number()
+      .int()
+      .describe(
+        "Money returned (completed and under_processing refunds), in minor units of the charge's currency",
+      ),
     payment_link: z
       .url()
       .nullable()
@@ -97,6 +113,9 @@ export function presentCharge(row: ChargeRow, links: LinkSigner): z.infer<typeof
     last_decline_description: row.lastDeclineDescription,
     paid_at: iso(row.paidAt),
     paid_transaction_id: row.paidTransactionId,
+    refund_status: row.refund.status,
+    refund_processing: row.refund.processing,
+    refunded_minor: row.refund.refundedMinor,
     payment_link: paymentLinkOf(row, links),
     attempts: row.attempts.map(presentAttempt),
     created_at: iso(row.createdAt),
@@ -109,44 +128,6 @@ export const chargeListQuery = pageQuery.extend({
 });
 
 export const chargePage = pageOf(chargeSchema);
-
-export const refundSchema = z
-  .object({
-    id: z.uuid(),
-    charge_id: z.uuid(),
-    reason: z
-      .enum(refundReason.enumValues)
-      .describe(
-        "requested: by the merchant; duplicate: a payment the gateway applied late, returned automatically",
-      ),
-    refund_status: z
-      .enum(refundStatus.enumValues)
-      .describe(
-        "completed: money returned; under_processing: accepted after settlement; unknown: the gateway's answer was lost, an operator checks",
-      ),
-    amount: moneySchema,
-    refunded_transaction_id: z.string(),
-    gateway_refund_transaction_id: z.string().nullable(),
-    description: z.string().nullable(),
-    created_at: timestamp,
-    settled_at: timestamp.nullable(),
-  })
-  .meta({ id: "Refund" });
-
-export function presentRefund(row: RefundRow): z.infer<typeof refundSchema> {
-  return {
-    id: row.id,
-    charge_id: row.chargeId,
-    reason: row.reason,
-    refund_status: row.status,
-    amount: presentMoney(row.amountMinor, row.currency),
-    refunded_transaction_id: row.refundedTransactionId,
-    gateway_refund_transaction_id: row.gatewayRefundTransactionId,
-    description: row.description,
-    created_at: iso(row.createdAt),
-    settled_at: iso(row.settledAt),
-  };
-}
 
 export const invoiceSchema = z
   .object({

@@ -1,12 +1,13 @@
 import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
-import type { ChargeState } from "../../billing/index.js";
-// The module itself, not the charging index: a read (`billing charges list`) loads what it reads,
-// not the collection services and what they import (queues, the gateway).
+import type { ChargeRefund, ChargeState } from "../../billing/index.js";
+// The modules themselves, not the charging and refunds indexes: a read (`billing charges list`)
+// loads what it reads, not the collection services and what they import (queues, the gateway).
 import { paymentLinkUrl } from "../../charging/payment-link-url.js";
 import type { EngineContext } from "../../context/index.js";
 import type { Db } from "../../db/index.js";
 import { afterCursor } from "../../db/keyset.js";
 import { chargeAttempts, charges, invoices } from "../../db/schema/index.js";
+import { chargeRefunds } from "../../refunds/charge-refunds.js";
 import { notFound } from "../problem.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
 
@@ -14,9 +15,10 @@ import { type Page, type PageRequest, toPage } from "./page.js";
 
 /**
  * A charge with its attempts (order ids and gateway transactions): what reconciling our records
- * with the gateway's starts from, without knowing how we build order ids.
+ * with the gateway's starts from, without knowing how we build order ids; and its refund state,
+ * since a refunded charge stays `paid`.
  */
-export type ChargeRow = typeof charges.$inferSelect & { attempts: AttemptSummary[] };
+export type ChargeRow = typeof charges.$inferSelect & { attempts: AttemptSummary[]; refund: ChargeRefund };
 export type InvoiceRow = typeof invoices.$inferSelect;
 
 /** The attempts of these charges, in one query, oldest first. */
@@ -39,13 +41,15 @@ function attemptsOf(db: Db, chargeIds: string[]) {
 
 export type AttemptSummary = Awaited<ReturnType<typeof attemptsOf>>[number];
 
-async function withAttempts(db: Db, rows: (typeof charges.$inferSelect)[]): Promise<ChargeRow[]> {
+async function withAttemptsAndRefunds(db: Db, rows: (typeof charges.$inferSelect)[]): Promise<ChargeRow[]> {
   if (rows.length === 0) return [];
-  const attempts = await attemptsOf(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => ({ ...row, attempts: attempts.filter((a) => a.chargeId === row.id) }));
+  const ids = rows.map((row) => row.id);
+  const [attempts, refundOf] = await Promise.all([attemptsOf(db, ids), chargeRefunds(db, ids)]);
+  return rows.map((row) => ({
+    ...row,
+    attempts: attempts.filter((a) => a.chargeId === row.id),
+    refund: refundOf(row.id),
+  }));
 }
 
 /** What signs payment links: the token vault's key, and where customers reach our server. */
@@ -64,7 +68,7 @@ export function paymentLinkOf(row: ChargeRow, signer: LinkSigner | null): string
 export async function findCharge(db: Db, id: string): Promise<ChargeRow> {
   const [row] = await db.select().from(charges).where(eq(charges.id, id));
   if (!row) throw notFound("charge", id);
-  const [withTheirs] = await withAttempts(db, [row]);
+  const [withTheirs] = await withAttemptsAndRefunds(db, [row]);
   return withTheirs!;
 }
 
@@ -86,7 +90,7 @@ export async function listCharges(db: Db, filter: ChargeFilter): Promise<Page<Ch
     .orderBy(asc(charges.createdAt), asc(charges.id))
     .limit(filter.limit + 1);
   const page = toPage(rows, filter.limit);
-  return { ...page, data: await withAttempts(db, page.data) };
+  return { ...page, data: await withAttemptsAndRefunds(db, page.data) };
 }
 
 /** An invoice with the subscription of its charge, which is how merchants look invoices up. */

@@ -45,7 +45,17 @@ export async function list(
     return presentAll(config, rows, output);
   });
   output.result({ data: shown }, () =>
-    table(shown, ["id", "subscription_id", "status", "amount", "currency", "attempt_count", "period_start"]),
+    table(shown, [
+      "id",
+      "subscription_id",
+      "status",
+      "amount",
+      "currency",
+      "refund_status",
+      "refunded",
+      "attempt_count",
+      "period_start",
+    ]),
   );
 }
 

@@ -30,6 +30,10 @@ export function canFor(session: OpsSession): Can {
     action === "resume" ? session.scope === "full" : permits(session, "POST", OPERATIONS[action]);
 }
 
+/**
+ * A charge's action button. A refund moves money back, so its button only opens the confirmation
+ * page (refund-confirm-page.ts), a plain link that works without a script; the others act at once.
+ */
 export function actionForm(
   can: Can,
   csrf: string,
@@ -37,6 +41,8 @@ export function actionForm(
   action: Exclude<OpsAction, "resume">,
 ): Raw {
   if (!can(action)) return html`<span class="muted" title="this key may not ${action}">–</span>`;
-  const confirm = action === "refund" ? " danger" : "";
-  return html`<form method="post" action="/ops/charges/${chargeId}/${action}" class="inline"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="act${confirm}" data-action="${action}">${ACTION_LABELS[action]}</button></form>`;
+  if (action === "refund") {
+    return html`<a class="act danger" href="/ops/charges/${chargeId}/refund" data-action="refund">${ACTION_LABELS.refund}…</a>`;
+  }
+  return html`<form method="post" action="/ops/charges/${chargeId}/${action}" class="inline"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="act" data-action="${action}">${ACTION_LABELS[action]}</button></form>`;
 }

@@ -7,8 +7,9 @@ import { html, jsonScript, layout, money, percent, type Raw, raw } from "./html.
 
 /**
  * The dashboard page: the range picker, the headline figures, four charts (drawn in the browser by
- * Chart.js from the JSON block, assets/ops.js), collection by card and by payment link (tables),
- * what needs a person with its actions, what is coming, and queue health.
+ * Chart.js from the JSON block, assets/ops.js), collection by card and by payment link less refunds
+ * (tables), what needs a person with its actions, what is coming, and queue health. Collected is
+ * net of refunds everywhere, with what was refunded beside it.
  */
 
 export interface DashboardView {
@@ -50,7 +51,8 @@ function kpis(s: OpsSnapshot): Raw {
   const card = (id: string, label: string, value: string, detail: string) =>
     html`<div class="kpi" id="kpi-${id}"><div class="label">${label}</div><div class="value">${value}</div><div class="detail">${detail}</div></div>`;
   return html`<section class="kpis">
-${card("collected", "Collected", money(c.paid.amountMinor, s.currency), `${c.paid.count} payments`)}
+${card("collected", "Collected", money(c.collected.amountMinor, s.currency), `${c.paid.count} payments, net of refunds`)}
+${card("refunded", "Refunded", money(c.refunded.amountMinor, s.currency), `${c.refunded.count} refunds`)}
 ${card("declined", "Declined", String(c.declined.count), `${money(c.declined.amountMinor, s.currency)} asked`)}
 ${card("unknown", "Unknown now", String(s.attention.unknownOutcomes), `${s.attention.heldCharges.total} held for review`)}
 ${card("recovery", "Recovery rate", percent(s.funnel.recoveryRate), `${s.funnel.recovered.count} of ${s.funnel.entered.count} that entered dunning`)}
@@ -117,6 +119,7 @@ ${simple("Webhook endpoints failing (7 days)", "failing-endpoints", a.failingEnd
 function paymentLinks(s: OpsSnapshot): Raw {
   const p = s.paymentLinks;
   const { card, link } = p.collected;
+  const { refunded, collected } = s.collections.totals;
   const f = p.funnel;
   const share = (n: number) => (f.sent.count === 0 ? "–" : percent(n / f.sent.count));
   const methods = [
@@ -132,7 +135,8 @@ function paymentLinks(s: OpsSnapshot): Raw {
   return html`<section id="payment-links"><h2>By card and by payment link</h2><div class="grid2">
 <div class="panel" id="collected-by-method"><h3>Collected by method</h3><table><thead><tr><th>Paid by</th><th class="num">Payments</th><th class="num">Amount</th></tr></thead><tbody>
 ${methods.map(([id, label, t]) => html`<tr data-method="${id}"><td>${label}</td><td class="num">${t.count}</td><td class="num">${money(t.amountMinor, s.currency)}</td></tr>`)}
-<tr><th>Collected</th><th class="num">${card.count + link.count}</th><th class="num">${money(card.amountMinor + link.amountMinor, s.currency)}</th></tr></tbody></table></div>
+<tr data-method="refunded"><td>Refunded</td><td class="num">${refunded.count}</td><td class="num">−${money(refunded.amountMinor, s.currency)}</td></tr>
+<tr><th>Collected</th><th class="num">${card.count + link.count}</th><th class="num">${money(collected.amountMinor, s.currency)}</th></tr></tbody></table></div>
 <div class="panel" id="link-funnel"><h3>Payment links sent in the range</h3><table><thead><tr><th></th><th class="num">Links</th><th class="num">Of sent</th><th class="num">Amount</th></tr></thead><tbody>
 ${step("sent", "Sent", f.sent.count, money(f.sent.amountMinor, s.currency))}
 ${step("opened", "Opened", f.opened.count, "")}
@@ -200,7 +204,8 @@ function chartData(s: OpsSnapshot) {
     unit: s.range.unit,
     collections: {
       labels: s.collections.buckets.map((b) => b.start),
-      paidAmount: s.collections.buckets.map((b) => b.paid.amountMinor),
+      collectedAmount: s.collections.buckets.map((b) => b.collected.amountMinor),
+      refundedAmount: s.collections.buckets.map((b) => b.refunded.amountMinor),
       paidCount: s.collections.buckets.map((b) => b.paid.count),
       declinedCount: s.collections.buckets.map((b) => b.declined.count),
       unknownCount: s.collections.buckets.map((b) => b.unknown.count),

