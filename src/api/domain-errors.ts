@@ -14,6 +14,7 @@ import { GatewayError, GatewayUnavailableError } from "../gateway/index.js";
 import { CollectionMethodRefusal, type SwitchRefusalCode } from "../payment-links/index.js";
 import { PlanChangeError, type PlanChangeRefusal } from "../plan-changes/index.js";
 import { PortalCustomerNotFoundError } from "../portal/index.js";
+import { CreditInputError, CreditRefusal, type CreditRefusalCode } from "../pricing/index.js";
 import { RefundError, type RefundRefusal } from "../refunds/index.js";
 import { WebhookUrlRefusedError } from "../webhooks/index.js";
 import { ApiProblem, illegalTransition, notFound, validationFailed } from "./problem.js";
@@ -104,12 +105,16 @@ interface RefusalProblem {
   field?: string;
 }
 
-/** A refusal as its table says, with the refusal's details and the offending field's error. */
+/**
+ * A refusal as its table says, with the refusal's details and the offending field's error; `field`
+ * names it when the refusal is about whichever field the request used.
+ */
 function refusalProblem<Code extends string>(
   table: Record<Code, RefusalProblem>,
   error: Refusal<Code>,
+  field = table[error.code].field,
 ): ApiProblem {
-  const { status, title, code = error.code, field } = table[error.code];
+  const { status, title, code = error.code } = table[error.code];
   return new ApiProblem(status, code, title, error.message, {
     ...error.details,
     ...(field ? { errors: [{ field, location: "body", message: error.message }] } : {}),
@@ -184,15 +189,24 @@ const COLLECTION_METHOD_PROBLEMS: Record<SwitchRefusalCode, RefusalProblem> = {
   no_usable_card: { status: 422, title: "No card that can be charged", field: "collection_method" },
 };
 
+/** Granting credit: an ended subscription is a conflict; the rest are the domain's refusals. */
+const CREDIT_PROBLEMS: Record<CreditRefusalCode, RefusalProblem> = {
+  subscription_ended: { status: 409, title: "Subscription has ended" },
+  card_amount_fixed: { status: 422, title: "The card's amount is fixed" },
+  amount_too_large: { status: 422, title: "Credit too large" },
+};
+
 export function domainProblem(error: unknown): ApiProblem | undefined {
   if (error instanceof PlanChangeError) return refusalProblem(PLAN_CHANGE_PROBLEMS, error);
   if (error instanceof CollectionMethodRefusal) return refusalProblem(COLLECTION_METHOD_PROBLEMS, error);
   if (
     error instanceof PlanInputError ||
     error instanceof CustomerInputError ||
-    error instanceof CouponInputError
+    error instanceof CouponInputError ||
+    error instanceof CreditInputError
   )
     return bodyIssues(error.issues);
+  if (error instanceof CreditRefusal) return refusalProblem(CREDIT_PROBLEMS, error, error.field);
   if (error instanceof WebhookUrlRefusedError)
     return bodyIssues([{ field: error.field, message: error.message }]);
   if (error instanceof IllegalTransitionError) {

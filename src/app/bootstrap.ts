@@ -6,12 +6,14 @@ import { type Clock, systemClock } from "../clock/index.js";
 import { type Config, ConfigError, decodeKey, publicUrlOf } from "../config/index.js";
 import { createDatabaseClock, type EngineContext } from "../context/index.js";
 import { developmentVault, readDevelopmentKey, type TokenVault, vaultFromConfig } from "../crypto/index.js";
+import { saveMerchantSettings } from "../customers/index.js";
 import { createDb, type DbClient, migrateDatabase } from "../db/index.js";
 import { createGatewayClient, type GatewayClient } from "../gateway/index.js";
 import { createLogger, type Logger } from "../logger/index.js";
 import { assertRedisReachable, createQueueSystem, queueSystemOptionsFromConfig } from "../queue/index.js";
 import { resealWebhookSecrets } from "../webhooks/index.js";
-import { dunningFromConfig, type Problem } from "./settings.js";
+import { closeEngineMessages, engineMessages } from "./messages.js";
+import { dunningFromConfig, merchantSettingsOf, type Problem } from "./settings.js";
 
 /**
  * The composition root: turns a validated Config into an EngineContext. Every process of the engine
@@ -22,9 +24,15 @@ import { dunningFromConfig, type Problem } from "./settings.js";
  *   variable (DATABASE_URL, REDIS_URL) and where it points;
  * - the database is migrated before use (safe from many processes: migrations take a lock), then
  *   webhook signing secrets still in clear (or under a retired key) are sealed with the current
- *   token key, which is known here and not in `billing migrate` (see src/webhooks/secrets.ts);
- * - a dunning policy beyond the card networks' retry limits stops the boot;
- * - close() stops the queues (workers finish the jobs in hand) before it closes the database.
+ *   token key, which is known here and not in `billing migrate` (see src/webhooks/secrets.ts),
+ *   and an engine process writes the merchant's settings the customer outbox reads (tax, message
+ *   kinds turned off, paid invoices at the gateway) to merchant_settings (customers/merchant-settings.ts);
+ * - a dunning policy beyond the card networks' retry limits, or an unknown message kind in
+ *   MESSAGES_DISABLED, stops the boot;
+ * - the customer messages' renderer and SMTP transport are built here, once per process, so a bad
+ *   MESSAGE_TEMPLATES_DIR stops the boot (messages.ts);
+ * - close() stops the queues (workers finish the jobs in hand, sends included), then closes the
+ *   SMTP transport and the database.
  */
 
 export interface EngineOptions {
@@ -41,6 +49,12 @@ export interface EngineOptions {
   onClockChange?: (now: DateTime) => void;
   /** The process's name, as the database sees it (application_name). */
   applicationName?: string;
+  /**
+   * Whether this process writes its settings to merchant_settings (default true). An engine
+   * process's settings are the merchant's; a CLI command borrowing the engine for one call is not
+   * one, and its shell may lack TAX_RATE_PERCENT and the rest.
+   */
+  writeMerchantSettings?: boolean;
 }
 
 export interface Engine {
@@ -115,6 +129,7 @@ export async function createEngine(config: Config, options: EngineOptions = {}):
   const legacyUrl = options.gatewayUrls?.legacyUrl ?? required(config, "GATEWAY_LEGACY_URL", problems);
   if (config.NODE_ENV === "production") required(config, "TOKEN_ENCRYPTION_KEY", problems);
   const dunning = dunningFromConfig(config, problems);
+  const merchantSettings = merchantSettingsOf(config, problems);
   if (problems.length > 0 || !databaseUrl || !apiKey || !baseUrl || !legacyUrl || !dunning) {
     throw new ConfigError(problems);
   }
@@ -128,6 +143,7 @@ export async function createEngine(config: Config, options: EngineOptions = {}):
   });
   try {
     await resealWebhookSecrets({ db: database.db, vault, logger });
+    if (options.writeMerchantSettings ?? true) await saveMerchantSettings(database.db, merchantSettings);
     const clock =
       options.clock ??
       (config.BILLING_CLOCK === "system"
@@ -160,11 +176,15 @@ export async function createEngine(config: Config, options: EngineOptions = {}):
       dunning,
       publicUrl,
     };
+    engineMessages(ctx);
     let closing: Promise<void> | undefined;
     const close = async () => {
       try {
         await queues.close();
       } finally {
+        await closeEngineMessages(ctx).catch((err: unknown) =>
+          logger.error({ err }, "closing the SMTP transport failed"),
+        );
         await database.close();
       }
     };

@@ -7,6 +7,7 @@ import {
   parseDunningPolicy,
 } from "../billing/index.js";
 import { type Config, ConfigError, envSchema, loadConfig } from "../config/index.js";
+import type { MerchantSettings } from "../customers/index.js";
 
 /**
  * The engine's settings checked in one pass, before anything starts or connects: the schema of
@@ -53,6 +54,16 @@ export function disabledMessageKinds(names: readonly string[], problems: Problem
     });
   }
   return names.filter(isMessageKind);
+}
+
+/** What an engine process writes to merchant_settings when it boots (customers/merchant-settings.ts). */
+export function merchantSettingsOf(config: Config, problems: Problem[] = []): MerchantSettings {
+  return {
+    taxRateBp: config.TAX_RATE_PERCENT,
+    taxLabel: config.TAX_LABEL,
+    messagesDisabled: disabledMessageKinds(config.MESSAGES_DISABLED, problems),
+    recordPaidInvoices: config.GATEWAY_RECORD_PAID_INVOICES,
+  };
 }
 
 /**

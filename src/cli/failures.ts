@@ -7,6 +7,7 @@ import { CouponError, CouponInputError } from "../coupons/index.js";
 import { CustomerInputError } from "../customers/index.js";
 import { DuplicateSubscriptionError, EnrollmentCheckoutError, EnrollmentError } from "../enrollment/index.js";
 import { PlanInputError } from "../plans/index.js";
+import { CreditInputError, CreditRefusal } from "../pricing/index.js";
 import { RefundError } from "../refunds/index.js";
 import { CliError, EXIT, optionError } from "./errors.js";
 
@@ -38,7 +39,8 @@ export function toCliError(error: unknown, fieldOptions: Readonly<Record<string,
   if (
     error instanceof PlanInputError ||
     error instanceof CustomerInputError ||
-    error instanceof CouponInputError
+    error instanceof CouponInputError ||
+    error instanceof CreditInputError
   ) {
     return fieldsAsOptions(error.issues, fieldOptions);
   }
@@ -66,7 +68,8 @@ export function toCliError(error: unknown, fieldOptions: Readonly<Record<string,
     error instanceof EnrollmentError ||
     error instanceof ApiProblem ||
     error instanceof RefundError ||
-    error instanceof CouponError
+    error instanceof CouponError ||
+    error instanceof CreditRefusal
   ) {
     return new CliError(error.message);
   }

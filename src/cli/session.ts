@@ -82,7 +82,8 @@ export async function openEngineSession(
   }
   try {
     const { createEngine } = await import("../app/bootstrap.js");
-    const engine = await createEngine(config, { logger });
+    // The engine's processes keep merchant_settings; a command must not reset them from its shell.
+    const engine = await createEngine(config, { logger, writeMerchantSettings: false });
     return {
       ctx: engine.ctx,
       setup,

@@ -1,7 +1,6 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import { toInstant } from "../clock/index.js";
 import type { EngineContext } from "../context/index.js";
-import { charges, customers, invoices, plans, subscriptions } from "../db/schema/index.js";
+import { invoices } from "../db/schema/index.js";
 import { EVENT_TYPES, type EventInput, recordEvent } from "../events/index.js";
 import {
   GatewayAuthenticationError,
@@ -9,7 +8,9 @@ import {
   type Invoice as GatewayInvoice,
   GatewayRejectedError,
 } from "../gateway/index.js";
-import { type InvoiceFacts, invoiceRequestFor } from "./invoice-request.js";
+import { type ChargeFacts, loadChargeFacts } from "./charge-facts.js";
+import { invoiceRequestFor } from "./invoice-request.js";
+import { isNumberTaken } from "./number-taken.js";
 
 /**
  * createInvoiceForCharge: a charge whose dunning ended without payment (status uncollectible) gets a
@@ -47,62 +48,9 @@ export type InvoiceOutcome =
   | { kind: "failed"; invoiceId: string; reason: string }
   | { kind: "skipped"; reason: string };
 
-export class InvoiceChargeNotFoundError extends Error {
-  override name = "InvoiceChargeNotFoundError";
-  constructor(readonly chargeId: string) {
-    super(`no charge ${chargeId} to invoice`);
-  }
-}
-
 const ACTOR = "system";
 
 type InvoiceRow = typeof invoices.$inferSelect;
-
-interface ChargeFacts extends Omit<InvoiceFacts, "issuedAt"> {
-  status: string;
-  subscriptionId: string;
-  customerId: string;
-}
-
-async function loadFacts(ctx: Pick<EngineContext, "db">, chargeId: string): Promise<ChargeFacts> {
-  const [row] = await ctx.db
-    .select({
-      charge: charges,
-      subscription: { id: subscriptions.id, timezone: subscriptions.timezone },
-      plan: { name: plans.name, productId: plans.productId },
-      customer: {
-        id: customers.id,
-        email: customers.email,
-        name: customers.name,
-        phone: customers.phone,
-        language: customers.language,
-      },
-    })
-    .from(charges)
-    .innerJoin(subscriptions, eq(subscriptions.id, charges.subscriptionId))
-    .innerJoin(plans, eq(plans.id, charges.planId))
-    .innerJoin(customers, eq(customers.id, subscriptions.customerId))
-    .where(eq(charges.id, chargeId));
-  if (!row) throw new InvoiceChargeNotFoundError(chargeId);
-  const { charge, subscription, plan, customer } = row;
-  return {
-    chargeId,
-    status: charge.status,
-    subscriptionId: subscription.id,
-    customerId: customer.id,
-    amountMinor: charge.amountMinor,
-    discountMinor: charge.discountMinor,
-    discountPercent: charge.discountPercent,
-    creditMinor: charge.creditMinor,
-    kind: charge.kind,
-    currency: charge.currency,
-    periodStart: toInstant(charge.periodStart),
-    periodEnd: toInstant(charge.periodEnd),
-    timezone: subscription.timezone,
-    plan,
-    customer,
-  };
-}
 
 async function findRow(ctx: Pick<EngineContext, "db">, chargeId: string): Promise<InvoiceRow | undefined> {
   const [row] = await ctx.db.select().from(invoices).where(eq(invoices.chargeId, chargeId));
@@ -126,18 +74,8 @@ function settled(row: InvoiceRow): InvoiceOutcome | undefined {
   return undefined;
 }
 
-/** The reply to a number the gateway already holds. The wording is the simulator's; the real one is not shown. */
-function isNumberTaken(error: unknown): boolean {
-  return (
-    error instanceof GatewayRejectedError &&
-    error.httpStatus === 400 &&
-    /\bnumber\b/i.test(error.description) &&
-    /already exists|already used|taken|duplicate|unique/i.test(error.description)
-  );
-}
-
 export async function createInvoiceForCharge(ctx: EngineContext, chargeId: string): Promise<InvoiceOutcome> {
-  const facts = await loadFacts(ctx, chargeId);
+  const facts = await loadChargeFacts(ctx, chargeId);
   const existing = await findRow(ctx, chargeId);
   if (facts.status !== "uncollectible") {
     const reason = `charge is ${facts.status}, not uncollectible: nothing to invoice`;

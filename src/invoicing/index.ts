@@ -1,4 +1,9 @@
-/** Gateway invoices for charges that stay unpaid once dunning ends. */
-export { createInvoiceForCharge, InvoiceChargeNotFoundError, type InvoiceOutcome } from "./create-invoice.js";
+/**
+ * Gateway invoices: for charges that stay unpaid once dunning ends, and, when the merchant asks, a
+ * paid one for every paid charge (GATEWAY_RECORD_PAID_INVOICES).
+ */
+export { InvoiceChargeNotFoundError } from "./charge-facts.js";
+export { createInvoiceForCharge, type InvoiceOutcome } from "./create-invoice.js";
 export { type InvoiceFacts, invoiceRequestFor, itemDescription } from "./invoice-request.js";
+export { type PaymentRecordCounts, sendPaymentRecords } from "./send-payment-records.js";
 export { startInvoiceWorker } from "./worker.js";

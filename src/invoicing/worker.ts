@@ -2,7 +2,8 @@ import { UnrecoverableError } from "bullmq";
 import type { EngineContext } from "../context/index.js";
 import { refreshClock } from "../context/index.js";
 import type { BillingWorker, WorkerSettings } from "../queue/index.js";
-import { createInvoiceForCharge, InvoiceChargeNotFoundError } from "./create-invoice.js";
+import { InvoiceChargeNotFoundError } from "./charge-facts.js";
+import { createInvoiceForCharge } from "./create-invoice.js";
 
 /**
  * The invoices queue's worker: one job per charge (job id invoice-<chargeId>), each a call to

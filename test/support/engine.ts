@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { merchantSettingsOf } from "../../src/app/settings.js";
 import { DEFAULT_DUNNING_POLICY, type DunningPolicy } from "../../src/billing/index.js";
 import { ControllableClock } from "../../src/clock/index.js";
 import { loadConfig } from "../../src/config/index.js";
 import type { EngineContext } from "../../src/context/index.js";
 import { createTokenVault } from "../../src/crypto/index.js";
+import { saveMerchantSettings } from "../../src/customers/index.js";
 import { createGatewayClient } from "../../src/gateway/index.js";
 import { createLogger } from "../../src/logger/index.js";
 import { createQueueSystem } from "../../src/queue/index.js";
@@ -37,6 +39,8 @@ export interface HarnessOptions {
   gatewayTimeoutMs?: number;
   /** Charges per charge job (CHARGE_BATCH_SIZE). */
   chargeBatchSize?: number;
+  /** More variables of the configuration, e.g. { RENEWAL_NOTICE_DAYS: "0" }. */
+  env?: Record<string, string>;
 }
 
 export const REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
@@ -60,7 +64,10 @@ export async function createEngineHarness(options: HarnessOptions = {}): Promise
     ...(options.chargeBatchSize === undefined ? {} : { CHARGE_BATCH_SIZE: String(options.chargeBatchSize) }),
     QUEUE_PREFIX: prefix,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    ...options.env,
   });
+  // What createEngine does once the database is migrated: the outbox reads these settings.
+  await saveMerchantSettings(database.db, merchantSettingsOf(config));
   const logger = createLogger({ level: config.LOG_LEVEL });
   const gateway = createGatewayClient({
     baseUrl: sim.url,

@@ -2,9 +2,11 @@ import { cancelSubscription, pauseSubscription, resumeSubscription } from "../..
 import type { EngineContext } from "../../context/index.js";
 import { startReEnrollment, subscribe } from "../../enrollment/index.js";
 import { setCollectionMethod } from "../../payment-links/index.js";
+import { creditGrantBody, grantCredit } from "../../pricing/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
 import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
+import { creditGrantedSchema, presentCreditGranted } from "../schemas/credit.js";
 import {
   cancelBody,
   checkoutLinkSchema,
@@ -156,6 +158,44 @@ export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void 
         actor: actorOf(request),
       });
       return presentSubscription(await findSubscription(ctx.db, id));
+    },
+  );
+
+  app.post(
+    "/subscriptions/:id/credit",
+    {
+      schema: {
+        tags: ["subscriptions"],
+        summary: "Give the customer credit, taken off the next charges",
+        description:
+          "The gateway refunds only whole payments: part of a payment goes back as credit, which each new charge of the subscription uses before anything is collected. " +
+          "Send `amount` as a decimal string in the plan's currency (converted exactly: more decimals than the currency has is refused) or `amount_minor`, and a `reason`; " +
+          "the grant is recorded as the event `subscription.credit_granted` naming this API key and the reason (the audit). " +
+          "Refused: a canceled subscription (409 `subscription_ended`); one charged with a recurring card token, which the gateway charges only its saved amount (422 `card_amount_fixed`); " +
+          "a balance beyond twelve periods of the plan's price (422 `amount_too_large`). Answers the credit given and the balance after.",
+        params: idParams,
+        headers: idempotencyHeaders,
+        body: creditGrantBody,
+        response: {
+          200: creditGrantedSchema,
+          400: problemReplies[400],
+          401: problemReplies[401],
+          404: problemReplies[404],
+          409: problemReplies[409],
+          422: problemReplies[422],
+        },
+      },
+    },
+    async (request) => {
+      const { amount, amount_minor, reason } = request.body;
+      const granted = await grantCredit(ctx, {
+        subscriptionId: request.params.id,
+        amount,
+        amountMinor: amount_minor,
+        reason,
+        actor: actorOf(request),
+      });
+      return presentCreditGranted(granted);
     },
   );
 
