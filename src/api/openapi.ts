@@ -54,7 +54,7 @@ export function registerOpenApi(app: FastifyInstance, publicUrl: string): void {
         title: "billing-engine merchant API",
         version: "1",
         description:
-          "Plans, customers, subscriptions, charges, invoices, dunning and webhook endpoints. " +
+          "Plans, customers, subscriptions, charges, refunds, receipts and credit notes, invoices, dunning, customer messages and webhook endpoints. " +
           "Authenticate with `Authorization: Bearer <API key>`. Errors are RFC 9457 problem+json. " +
           "POST requests accept an `Idempotency-Key` header (replayed for 24 hours).",
       },

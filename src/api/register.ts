@@ -8,10 +8,13 @@ import { API_PREFIX, registerOpenApi } from "./openapi.js";
 import { chargeRoutes } from "./routes/charges.js";
 import { couponRoutes } from "./routes/coupons.js";
 import { customerRoutes } from "./routes/customers.js";
+import { documentRoutes } from "./routes/documents.js";
 import { dunningRoutes } from "./routes/dunning.js";
 import { invoiceRoutes } from "./routes/invoices.js";
+import { messageRoutes } from "./routes/messages.js";
 import { planChangeRoutes } from "./routes/plan-changes.js";
 import { planRoutes } from "./routes/plans.js";
+import { refundRoutes } from "./routes/refunds.js";
 import { subscriptionActionRoutes } from "./routes/subscription-actions.js";
 import { subscriptionRoutes } from "./routes/subscriptions.js";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
@@ -52,6 +55,9 @@ export function registerMerchantApi(app: FastifyInstance, ctx: EngineContext): v
       couponRoutes(api, ctx);
       chargeRoutes(api, ctx);
       invoiceRoutes(api, ctx);
+      refundRoutes(api, ctx);
+      documentRoutes(api, ctx);
+      messageRoutes(api, ctx);
       dunningRoutes(api, ctx);
       webhookEndpointRoutes(api, ctx);
     },

@@ -31,6 +31,13 @@ export {
   isTerminalChargeState,
 } from "./charge-states.js";
 export {
+  type CreditGrant,
+  type CreditGrantRefusal,
+  creditGrantRefusal,
+  MAX_CREDIT_PERIODS,
+  maxCreditMinor,
+} from "./credit.js";
+export {
   isMessageKind,
   MESSAGE_KINDS,
   MESSAGE_STATUSES,
@@ -85,7 +92,9 @@ export {
   lateWatchDelaySeconds,
 } from "./late-payment.js";
 export { firstLateCheckSeconds, lateWatchPolicy } from "./late-watch.js";
+export { MESSAGE_RETRY_BASE_MS, MESSAGE_RETRY_CAP_MS, messageRetryDelay } from "./message-retry.js";
 export { monthlyRecurringMinor, type PlanShare } from "./mrr.js";
+export { localDay, type NoticeWindow, noticeWindow } from "./notice-window.js";
 export {
   COLLECTION_METHODS,
   type CollectionMethod,
@@ -142,6 +151,17 @@ export {
   sameInterval,
 } from "./proration.js";
 export { PRORATION_BEHAVIORS, type ProrationBehavior } from "./proration-behaviors.js";
+export { type QuietHours, quietUntil } from "./quiet-hours.js";
+export { nextRecordAttempt, RECORD_MAX_ATTEMPTS } from "./record-retry.js";
+export {
+  CHARGE_REFUND_STATES,
+  type ChargeRefund,
+  type ChargeRefundState,
+  chargeRefund,
+  type RefundFact,
+  type RefundReason,
+  type RefundStatus,
+} from "./refund-state.js";
 export { Refusal } from "./refusal.js";
 export {
   findRetryLimitViolation,
@@ -166,3 +186,4 @@ export {
   SUBSCRIPTION_TRANSITIONS,
   type SubscriptionState,
 } from "./subscription-states.js";
+export { type DocumentSeries, formatDocumentNumber, includedTax } from "./tax.js";

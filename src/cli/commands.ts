@@ -1,14 +1,17 @@
 import { Argument, type Command, Option } from "commander";
 import { CHARGE_STATES } from "../billing/charge-states.js";
+import { MESSAGE_KINDS, MESSAGE_STATUSES } from "../billing/customer-messages.js";
 import { COUPON_DURATIONS } from "../billing/discount.js";
 import { INTERVAL_UNITS } from "../billing/interval-units.js";
 import type { CollectionMethod } from "../billing/payment-link.js";
 import { PRORATION_BEHAVIORS } from "../billing/proration-behaviors.js";
+import type { RefundReason, RefundStatus } from "../billing/refund-state.js";
 import { SUBSCRIPTION_STATES } from "../billing/subscription-states.js";
 import { CUSTOMER_LANGUAGES } from "../customers/languages.js";
+import type { DocumentLanguage } from "../documents/index.js";
 import { IMPORT_COLUMNS } from "../imports/columns.js";
 import type { Actions } from "./actions.js";
-import { integer, uuid } from "./options.js";
+import { choiceList, integer, uuid } from "./options.js";
 
 /**
  * billing/payment-link.ts's COLLECTION_METHODS, spelt out: that module loads the dunning rules (and
@@ -18,6 +21,22 @@ const COLLECTION_METHODS = [
   "charge_automatically",
   "send_payment_link",
 ] as const satisfies readonly CollectionMethod[];
+
+/**
+ * The refunds table's statuses and reasons (db/schema/enums.ts, which loads drizzle), spelt out as
+ * well; billing/refund-state.ts's types, which the refunds table's rows must match, keep them in step.
+ */
+const REFUND_STATUSES = [
+  "requested",
+  "completed",
+  "under_processing",
+  "failed",
+  "unknown",
+] as const satisfies readonly RefundStatus[];
+const REFUND_REASONS = ["requested", "duplicate"] as const satisfies readonly RefundReason[];
+
+/** customer-documents' DOCUMENT_LANGUAGES, spelt out too: that module loads the documents' renderers. */
+const DOCUMENT_LANGUAGES = ["en", "ar", "bilingual"] as const satisfies readonly DocumentLanguage[];
 
 /**
  * Every command's definition: its name, arguments, options and help text, and the action that
@@ -134,6 +153,26 @@ function registerCustomers(program: Command, action: Actions): void {
     .action(action(load, "create"));
 
   customers.command("list").description("list customers, oldest first").action(action(load, "list"));
+
+  customers
+    .command("update")
+    .description(
+      "change how a customer is written to: language, time zone, the message kinds they do not want",
+    )
+    .argument("<id>", "customer id", uuid)
+    .addOption(
+      new Option("--language <code>", "language of the checkout page, messages and documents").choices(
+        CUSTOMER_LANGUAGES,
+      ),
+    )
+    .option("--time-zone <zone>", "IANA zone of the dates in their messages, e.g. Asia/Qatar")
+    .option(
+      "--opt-out <kinds>",
+      `stop sending these message kinds, comma-separated: ${MESSAGE_KINDS.join(", ")}`,
+      choiceList(MESSAGE_KINDS),
+    )
+    .option("--opt-in <kinds>", "send these message kinds again, comma-separated", choiceList(MESSAGE_KINDS))
+    .action(action(load, "update"));
 }
 
 function registerPortalLink(program: Command, action: Actions): void {
@@ -271,6 +310,17 @@ function registerSubscriptions(program: Command, action: Actions): void {
     .description("end a subscription's discount now; later periods are charged in full")
     .argument("<id>", "subscription id", uuid)
     .action(action(discount, "remove"));
+
+  subscriptions
+    .command("credit")
+    .description(
+      "give the customer credit, taken off the subscription's next charges (part of a payment back: " +
+        "the gateway refunds only whole payments); the event log keeps the grant and its reason",
+    )
+    .argument("<id>", "subscription id", uuid)
+    .requiredOption("--amount <amount>", 'the credit in the plan\'s currency, a decimal such as "10.00"')
+    .requiredOption("--reason <text>", "why, up to 300 characters; kept in the event log")
+    .action(action(() => import("./actions/subscription-credit.js"), "grant"));
 }
 
 function registerCharges(program: Command, action: Actions): void {
@@ -314,6 +364,88 @@ function registerCharges(program: Command, action: Actions): void {
     .description("return the whole payment of a paid charge through the gateway")
     .argument("<id>", "charge id", uuid)
     .action(action(collection, "refund"));
+}
+
+function registerRefunds(program: Command, action: Actions): void {
+  const refunds = program
+    .command("refunds")
+    .description("money returned to customers: refunds of paid charges and of duplicate payments");
+  const load = () => import("./actions/refunds.js");
+
+  refunds
+    .command("list")
+    .description("list refunds, oldest first")
+    .option("--charge <id>", "only this charge's", uuid)
+    .addOption(new Option("--status <status>", "only this status").choices(REFUND_STATUSES))
+    .addOption(new Option("--reason <reason>", "only this reason").choices(REFUND_REASONS))
+    .action(action(load, "list"));
+
+  refunds
+    .command("show")
+    .description("show one refund")
+    .argument("<id>", "refund id", uuid)
+    .action(action(load, "show"));
+}
+
+function registerDocuments(program: Command, action: Actions): void {
+  const load = () => import("./actions/documents.js");
+  const pdf = "also write the PDF the customer gets to this file";
+  const lang = () =>
+    new Option(
+      "--lang <language>",
+      "the PDF's language (default: both when RECEIPT_BILINGUAL is set, else the customer's)",
+    ).choices(DOCUMENT_LANGUAGES);
+
+  program
+    .command("receipts")
+    .description("the numbered receipts of paid charges")
+    .command("show")
+    .description("show a paid charge's receipt: its number, amounts and the signed links its customer opens")
+    .argument("<charge-id>", "the paid charge's id", uuid)
+    .option("--pdf <file>", pdf)
+    .addOption(lang())
+    .action(action(load, "showReceipt"));
+
+  program
+    .command("credit-notes")
+    .description("the numbered credit notes of refunds the gateway accepted")
+    .command("show")
+    .description("show a refund's credit note: its number, amounts and the signed links its customer opens")
+    .argument("<refund-id>", "the refund's id", uuid)
+    .option("--pdf <file>", pdf)
+    .addOption(lang())
+    .action(action(load, "showCreditNote"));
+}
+
+function registerMessages(program: Command, action: Actions): void {
+  const messages = program
+    .command("messages")
+    .description("the e-mails written to customers (receipts, payment notices, …) and how far each got");
+  const load = () => import("./actions/messages.js");
+
+  messages
+    .command("list")
+    .description("list messages, newest first")
+    .option("--customer <id>", "only this customer's", uuid)
+    .addOption(new Option("--status <status>", "only this status").choices(MESSAGE_STATUSES))
+    .addOption(new Option("--kind <kind>", "only this kind").choices(MESSAGE_KINDS))
+    .option("--limit <n>", "how many", integer(1, 500), 50)
+    .action(action(load, "list"));
+
+  messages
+    .command("show")
+    .description("show a message: its headers, status and text body")
+    .argument("<id>", "message id", uuid)
+    .option("--html", "print its HTML body instead")
+    .action(action(load, "show"));
+
+  messages
+    .command("resend")
+    .description(
+      "send a message again: a new message to the customer's e-mail as it is now, sent by the worker",
+    )
+    .argument("<id>", "message id", uuid)
+    .action(action(load, "resend"));
 }
 
 function registerInvoices(program: Command, action: Actions): void {
@@ -464,8 +596,11 @@ export function registerCommands(program: Command, action: Actions): void {
   registerImport(program, action);
   registerSubscriptions(program, action);
   registerCharges(program, action);
+  registerRefunds(program, action);
+  registerDocuments(program, action);
   registerInvoices(program, action);
   registerDunning(program, action);
+  registerMessages(program, action);
   registerStatus(program, action);
   registerBreaker(program, action);
   registerClock(program, action);

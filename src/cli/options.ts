@@ -24,3 +24,17 @@ export function integer(min: number, max: number) {
     return number;
   };
 }
+
+/**
+ * A list of values, each one of `choices`, given comma-separated or by repeating the option
+ * (`--opt-out receipt,payment_due`, `--opt-out receipt --opt-out payment_due`).
+ */
+export function choiceList<T extends string>(choices: readonly T[]) {
+  return (value: string, previous: T[] = []): T[] => {
+    const items = value.split(",").map((item) => item.trim());
+    if (items.some((item) => !(choices as readonly string[]).includes(item))) {
+      throw new InvalidArgumentError(`expected one or more of ${choices.join(", ")}, separated by commas.`);
+    }
+    return [...new Set([...previous, ...(items as T[])])];
+  };
+}

@@ -1,6 +1,7 @@
 import type { ChargeRow } from "../api/services/charges.js";
 import type { SubscriptionView } from "../api/services/subscriptions.js";
 import type { StoredCoupon } from "../coupons/index.js";
+import type { DocumentLinks, IssuedDocument } from "../customer-documents/index.js";
 import type { Customer } from "../customers/index.js";
 import { toDecimalString } from "../money/index.js";
 import type { StoredPlan } from "../plans/index.js";
@@ -38,6 +39,8 @@ export function presentCustomer(customer: Customer) {
     name: customer.name,
     phone: customer.phone,
     language: customer.language,
+    time_zone: customer.timeZone,
+    message_opt_outs: customer.messageOptOuts,
     created_at: iso(customer.createdAt),
   };
 }
@@ -94,7 +97,10 @@ export function presentSubscription(row: SubscriptionView) {
   };
 }
 
-/** A charge; `paymentLink` is where its customer pays it while it is awaiting_payment (else null). */
+/**
+ * A charge; `paymentLink` is where its customer pays it while it is awaiting_payment (else null).
+ * Its refund state is the API's (billing/refund-state.ts), with the refunded amount as a decimal too.
+ */
 export function presentCharge(row: ChargeRow, paymentLink: string | null) {
   return {
     id: row.id,
@@ -117,6 +123,10 @@ export function presentCharge(row: ChargeRow, paymentLink: string | null) {
     last_decline_description: row.lastDeclineDescription,
     paid_at: iso(row.paidAt),
     paid_transaction_id: row.paidTransactionId,
+    refund_status: row.refund.status,
+    refund_processing: row.refund.processing,
+    refunded: toDecimalString(row.refund.refundedMinor, row.currency),
+    refunded_minor: row.refund.refundedMinor,
     payment_link: paymentLink,
     attempts: row.attempts.map((attempt) => ({
       attempt: attempt.attemptNumber,
@@ -144,5 +154,36 @@ export function presentRefund(row: RefundRow) {
     gateway_refund_transaction_id: row.gatewayRefundTransactionId,
     description: row.description,
     created_at: iso(row.createdAt),
+    settled_at: iso(row.settledAt),
+  };
+}
+
+/**
+ * A receipt or a credit note: its number, amounts flat, the signed links the customer opens it by
+ * (null without a token key to sign them), and where its PDF was written, if asked.
+ */
+export function presentDocument(
+  document: IssuedDocument,
+  links: DocumentLinks | null,
+  pdfFile: string | null,
+) {
+  const { tax, currency } = document;
+  return {
+    number: document.number,
+    id: document.id,
+    charge_id: document.chargeId,
+    ...(document.refundId === null ? {} : { refund_id: document.refundId }),
+    customer_id: document.customerId,
+    issued_at: iso(document.issuedAt),
+    amount: toDecimalString(document.amountMinor, currency),
+    amount_minor: document.amountMinor,
+    currency,
+    tax_label: tax?.label ?? null,
+    tax_rate_percent: tax === null ? null : tax.rateBp / 100,
+    tax: tax === null ? null : toDecimalString(tax.includedMinor, currency),
+    tax_minor: tax?.includedMinor ?? null,
+    url: links?.html ?? null,
+    pdf_url: links?.pdf ?? null,
+    pdf_file: pdfFile,
   };
 }

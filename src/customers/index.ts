@@ -1,4 +1,4 @@
-/** Who pays: customers, unique by e-mail. */
+/** Who pays: customers, unique by e-mail; and the merchant's settings for what they are sent. */
 export {
   type CreateCustomerOptions,
   type CreateCustomerResult,
@@ -12,6 +12,7 @@ export {
   parseCustomerInput,
 } from "./customer-input.js";
 export type { Customer } from "./customer-record.js";
+export { customerUpdateSchema } from "./customer-update-input.js";
 export { findCustomerByEmail } from "./find-customer-by-email.js";
 export { getCustomer } from "./get-customer.js";
 export { CUSTOMER_LANGUAGES, type CustomerLanguage } from "./languages.js";
@@ -21,3 +22,5 @@ export {
   listCustomers,
   listCustomersOptions,
 } from "./list-customers.js";
+export { type MerchantSettings, saveMerchantSettings } from "./merchant-settings.js";
+export { updateCustomer } from "./update-customer.js";

@@ -21,6 +21,11 @@ export const EVENT_TYPES = {
   chargePaymentLinkReminder: "charge.payment_link_reminder",
   subscriptionCollectionMethodChanged: "subscription.collection_method_changed",
   subscriptionEnrollmentFailed: "subscription.enrollment_failed",
+  subscriptionRenewalUpcoming: "subscription.renewal_upcoming",
+  subscriptionTrialEnding: "subscription.trial_ending",
+  subscriptionCreditGranted: "subscription.credit_granted",
+  messageSent: "message.sent",
+  messageFailed: "message.failed",
 } as const;
 
 export type WebhookEventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
@@ -54,6 +59,16 @@ export const WEBHOOK_EVENT_TYPES: Readonly<Record<WebhookEventType, string>> = {
     "The subscription now pays by card (charge_automatically) or by payment link (send_payment_link).",
   "subscription.enrollment_failed":
     "The checkout that was to save the card of a new subscription failed (a Qatar debit card cannot recur); it can pay by payment link instead: POST /v1/subscriptions/{id}/collection-method with send_payment_link.",
+  "subscription.renewal_upcoming":
+    "The subscription renews soon (RENEWAL_NOTICE_DAYS ahead); data says when, for how much and on which plan.",
+  "subscription.trial_ending":
+    "The trial ends soon (TRIAL_ENDING_NOTICE_DAYS ahead) and converts to paid; data says when, the first charge, and whether a card is saved.",
+  "subscription.credit_granted":
+    "A person gave the customer credit, taken off the next charges; data carries the amount, the reason and the balance after.",
+  "message.sent":
+    "An e-mail to the customer (a receipt, a notice) was accepted by the SMTP server; data says which message, its kind, the address and the server's reply.",
+  "message.failed":
+    "An e-mail to the customer could not be sent: the SMTP server refused it for good, or its retries ran out; data carries the server's last reply.",
 };
 
 export function isWebhookEventType(type: string): type is WebhookEventType {

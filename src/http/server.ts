@@ -5,6 +5,7 @@ import { explainListenError } from "../config/index.js";
 import type { EngineContext } from "../context/index.js";
 import { refreshClock } from "../context/index.js";
 import type { Logger } from "../logger/index.js";
+import { registerDocumentRoutes } from "./document-routes.js";
 import { registerGatewayRoutes } from "./gateway-routes.js";
 import { registerHealthRoutes } from "./health-routes.js";
 import { registerIndexRoutes } from "./index-routes.js";
@@ -71,6 +72,7 @@ export function buildServer(
   registerGatewayRoutes(app, ctx);
   registerNewCardRoutes(app, ctx);
   registerPaymentLinkRoutes(app, ctx);
+  registerDocumentRoutes(app, ctx);
   registerMerchantApi(app, ctx);
   registerOpsRoutes(app, ctx);
   registerPortalRoutes(app, ctx);

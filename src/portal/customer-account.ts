@@ -1,8 +1,14 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { CollectionMethod, IntervalUnit, SubscriptionState } from "../billing/index.js";
+import type { ChargeRefund, CollectionMethod, IntervalUnit, SubscriptionState } from "../billing/index.js";
 import { paymentLinkUrl } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
+import {
+  type DocumentLinks,
+  documentLinks,
+  documentsOfCharges,
+  type IssuedDocument,
+} from "../customer-documents/index.js";
 import {
   charges,
   invoices,
@@ -12,13 +18,15 @@ import {
   plans,
   subscriptions,
 } from "../db/schema/index.js";
+import { chargeRefunds } from "../refunds/index.js";
 
 const nextPlan = alias(plans, "next_plan");
 
 /**
  * What the portal shows a customer: their subscriptions (with plan, card and how they pay), the
- * charges waiting for them to pay by link, their latest charges and invoices. Read only, always for
- * one customer id: the session's, never one from the request.
+ * charges waiting for them to pay by link, their latest charges (with their refunds, receipts and
+ * credit notes) and invoices.
+ * Read only, always for one customer id: the session's, never one from the request.
  */
 
 export interface AccountSubscription {
@@ -60,6 +68,18 @@ export interface AccountCharge {
   currency: string;
   status: string;
   paidAt: Date | null;
+  /** A refunded charge stays paid; this says whether its money went back (billing/refund-state.ts). */
+  refund: ChargeRefund;
+  /** Its receipt, once paid, with the signed links its message carried. */
+  receipt: AccountDocument | null;
+  /** The credit notes of its refunds the gateway accepted. */
+  creditNotes: AccountDocument[];
+}
+
+/** A receipt or a credit note: its number, and the page and PDF its signed links open. */
+export interface AccountDocument {
+  number: string;
+  links: DocumentLinks;
 }
 
 /**
@@ -205,10 +225,23 @@ export async function customerAccount(
       .orderBy(desc(invoices.createdAt))
       .limit(RECENT),
   ]);
+  const chargeIds = chargeRows.map((row) => row.id);
+  const [refundOf, documentsOf] = await Promise.all([
+    chargeRefunds(db, chargeIds),
+    documentsOfCharges(db, chargeIds),
+  ]);
+  const linked = (document: IssuedDocument): AccountDocument => ({
+    number: document.number,
+    links: documentLinks(ctx, document),
+  });
+  const withDocuments = (id: string) => {
+    const { receipt, creditNotes } = documentsOf(id);
+    return { receipt: receipt && linked(receipt), creditNotes: creditNotes.map(linked) };
+  };
   return {
     subscriptions: subscriptionRows,
     due: dueRows.map((row) => ({ ...row, payUrl: paymentLinkUrl(ctx, row.id) })),
-    charges: chargeRows,
+    charges: chargeRows.map((row) => ({ ...row, refund: refundOf(row.id), ...withDocuments(row.id) })),
     invoices: invoiceRows,
   };
 }

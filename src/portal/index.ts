@@ -5,6 +5,7 @@
 export { createPortalLink, PORTAL_PATH, type PortalLink } from "./create-portal-link.js";
 export {
   type AccountCharge,
+  type AccountDocument,
   type AccountDueCharge,
   type AccountInvoice,
   type AccountSubscription,

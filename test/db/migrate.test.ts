@@ -46,6 +46,7 @@ const TABLES = [
   "receipts",
   "credit_notes",
   "customer_messages",
+  "gateway_payment_records",
 ];
 
 const created: string[] = [];

@@ -1,5 +1,5 @@
 import type { EngineContext } from "../../context/index.js";
-import { createCustomer, getCustomer, listCustomers } from "../../customers/index.js";
+import { createCustomer, getCustomer, listCustomers, updateCustomer } from "../../customers/index.js";
 import { createPortalLink } from "../../portal/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
@@ -10,6 +10,7 @@ import {
   customerSchema,
   portalLinkSchema,
   presentCustomer,
+  updateCustomerBody,
 } from "../schemas/catalog.js";
 import { emptyBody, idParams, pageQuery, problemReplies } from "../schemas/common.js";
 
@@ -66,6 +67,34 @@ export function customerRoutes(app: ApiApp, ctx: EngineContext): void {
     },
     async (request) => {
       const customer = await getCustomer(ctx, request.params.id);
+      if (!customer) throw notFound("customer", request.params.id);
+      return presentCustomer(customer);
+    },
+  );
+
+  app.patch(
+    "/customers/:id",
+    {
+      schema: {
+        tags: ["customers"],
+        summary: "Update a customer",
+        description:
+          "Changes only the fields given: name, phone, language, time_zone (an IANA zone; null for the billing time zone) and message_opt_outs (the whole list of message kinds the customer does not want). " +
+          "An opt-out holds for messages of events recorded after it. The e-mail is not changed here.",
+        params: idParams,
+        body: updateCustomerBody,
+        response: {
+          200: customerSchema,
+          400: problemReplies[400],
+          401: problemReplies[401],
+          404: problemReplies[404],
+        },
+      },
+    },
+    async (request) => {
+      const customer = await updateCustomer(ctx, request.params.id, request.body, {
+        actor: actorOf(request),
+      });
       if (!customer) throw notFound("customer", request.params.id);
       return presentCustomer(customer);
     },

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { COLLECTION_METHODS, INTERVAL_UNITS } from "../../billing/index.js";
-import { type Customer, customerInputSchema } from "../../customers/index.js";
+import { COLLECTION_METHODS, INTERVAL_UNITS, MESSAGE_KINDS } from "../../billing/index.js";
+import { type Customer, customerInputSchema, customerUpdateSchema } from "../../customers/index.js";
 import { billingMode, language } from "../../db/schema/index.js";
 import type { StoredPlan } from "../../plans/index.js";
 import { iso, moneySchema, pageOf, pageQuery, presentMoney, timestamp } from "./common.js";
@@ -62,6 +62,13 @@ export const customerSchema = z
     name: z.string().nullable(),
     phone: z.string().nullable(),
     language: z.enum(language.enumValues),
+    time_zone: z
+      .string()
+      .nullable()
+      .describe("IANA zone of the dates in the customer's messages; null: the billing time zone"),
+    message_opt_outs: z
+      .array(z.enum(MESSAGE_KINDS))
+      .describe("Message kinds the customer does not want; the others are sent"),
     created_at: timestamp,
   })
   .meta({ id: "Customer" });
@@ -73,6 +80,8 @@ export function presentCustomer(customer: Customer): z.infer<typeof customerSche
     name: customer.name,
     phone: customer.phone,
     language: customer.language,
+    time_zone: customer.timeZone,
+    message_opt_outs: customer.messageOptOuts,
     created_at: iso(customer.createdAt),
   };
 }
@@ -82,6 +91,9 @@ export function presentCustomer(customer: Customer): z.infer<typeof customerSche
  * removed) give a body that the service parses again to the same value.
  */
 export const createCustomerBody = customerInputSchema;
+
+/** Also the service's own schema: the fields given change, a misspelt one is refused. */
+export const updateCustomerBody = customerUpdateSchema;
 
 export const customerPage = pageOf(customerSchema);
 

@@ -1,6 +1,14 @@
 import type { Command } from "commander";
-import { type CustomerLanguage, createCustomer, listCustomers } from "../../customers/index.js";
+import type { MessageKind } from "../../billing/index.js";
+import {
+  type CustomerLanguage,
+  createCustomer,
+  getCustomer,
+  listCustomers,
+  updateCustomer,
+} from "../../customers/index.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
+import { CliError, EXIT } from "../errors.js";
 import { fields, table } from "../output.js";
 import { allPages } from "../paging.js";
 import { presentCustomer } from "../present.js";
@@ -36,4 +44,43 @@ export async function list(cli: Cli, _options: unknown, command: Command): Promi
   cli
     .output(command)
     .result({ data: shown }, () => table(shown, ["id", "email", "name", "phone", "language"]));
+}
+
+interface UpdateOptions {
+  language?: CustomerLanguage;
+  timeZone?: string;
+  optOut?: MessageKind[];
+  optIn?: MessageKind[];
+}
+
+/** The opt-outs after the command: the customer's, plus --opt-out, less --opt-in; unchanged without either. */
+function optOutsAfter(
+  current: readonly MessageKind[],
+  { optOut, optIn }: UpdateOptions,
+): MessageKind[] | undefined {
+  if (optOut === undefined && optIn === undefined) return undefined;
+  const both = (optOut ?? []).filter((kind) => optIn?.includes(kind));
+  if (both.length > 0) throw new CliError(`--opt-out and --opt-in both name ${both.join(", ")}`, EXIT.usage);
+  return [...current.filter((kind) => !optIn?.includes(kind)), ...(optOut ?? [])];
+}
+
+/** How the customer is written to: language, time zone, the message kinds they opted out of. */
+export async function update(cli: Cli, id: string, options: UpdateOptions, command: Command): Promise<void> {
+  const { language, timeZone, optOut, optIn } = options;
+  if ([language, timeZone, optOut, optIn].every((option) => option === undefined)) {
+    throw new CliError("nothing to change: give --language, --time-zone, --opt-out or --opt-in", EXIT.usage);
+  }
+  const customer = await cli.withDatabase(async (ctx) => {
+    const current = await getCustomer(ctx, id);
+    if (!current) return null;
+    const change = {
+      language,
+      time_zone: timeZone,
+      message_opt_outs: optOutsAfter(current.messageOptOuts, options),
+    };
+    return updateCustomer(ctx, id, change, { actor: CLI_ACTOR });
+  });
+  if (!customer) throw new CliError(`no customer with id ${id}`);
+  const shown = presentCustomer(customer);
+  cli.output(command).result(shown, () => fields(shown));
 }

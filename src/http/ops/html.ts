@@ -60,6 +60,10 @@ export function layout(options: LayoutOptions, body: Raw): string {
     ? html`<div class="who">${options.session.keyName}
         <form method="post" action="/ops/logout"><input type="hidden" name="csrf" value="${options.session.csrfToken}"><button class="link" type="submit">Log out</button></form></div>`
     : raw("");
+  // The pages of a signed-in operator: the dashboard and the mailbox.
+  const nav = options.session
+    ? html`<nav class="pages" id="nav"><a class="page" href="/ops">Dashboard</a><a class="page" href="/ops/messages">Mailbox</a></nav>`
+    : raw("");
   const scripts = (options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`);
   return html`<!doctype html>
 <html lang="en">
@@ -72,7 +76,7 @@ export function layout(options: LayoutOptions, body: Raw): string {
 ${scripts}
 </head>
 <body>
-<header class="top"><a class="brand" href="/ops">billing-engine <span>ops</span></a>${user}</header>
+<header class="top"><a class="brand" href="/ops">billing-engine <span>ops</span></a>${nav}${user}</header>
 <main>
 ${body}
 </main>

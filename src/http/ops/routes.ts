@@ -28,16 +28,20 @@ import {
 } from "../browser-session.js";
 import { noticeText, runChargeAction, runResume } from "./actions.js";
 import { canFor } from "./actions-view.js";
-import { chargePage } from "./charge-page.js";
+import { chargeDocumentLinks } from "./charge-documents.js";
+import { chargeActions, chargePage } from "./charge-page.js";
 import { dashboardPage } from "./dashboard-page.js";
 import { loginPage } from "./login-page.js";
+import { registerMailboxRoutes } from "./mailbox-routes.js";
+import { refundConfirmPage } from "./refund-confirm-page.js";
 
 /**
  * The ops dashboard under /ops: never open. GET /ops/login takes an API key once and sets an
  * HttpOnly, SameSite=Strict session cookie scoped to /ops; every other page and action needs a live
- * session (sessions.ts), and every action a form carrying the session's CSRF token. Pages are
- * served with a Content-Security-Policy that allows scripts and styles from /ops/assets only, are
- * never cached, and may not be framed.
+ * session (sessions.ts), and every action a form carrying the session's CSRF token; a refund also
+ * its confirmation page's confirm=yes (refund-confirm-page.ts). Pages are served with a
+ * Content-Security-Policy that allows scripts and styles from /ops/assets only, are never cached,
+ * and may not be framed.
  */
 
 const COOKIE: SessionCookie = { name: "billing_ops", path: "/ops" };
@@ -219,11 +223,30 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EngineContext): voi
         const done = (request.query as Record<string, unknown>).done;
         const page = chargePage(
           charge,
+          await chargeDocumentLinks(ctx, id),
           session,
           canFor(session),
           noticeText(typeof done === "string" ? done : undefined),
         );
         return reply.type("text/html; charset=utf-8").send(page);
+      });
+
+      // The Refund button's confirmation: a charge that cannot be refunded (any more) goes back to
+      // its page, saying why, rather than asking.
+      ops.get("/charges/:id/refund", async (request, reply) => {
+        const { id } = request.params as { id: string };
+        if (!UUID.test(id)) return reply.code(404).type("text/plain").send("no such charge");
+        const session = request.opsSession as OpsSession;
+        if (!canFor(session)("refund")) {
+          return reply.code(403).type("text/plain").send("this API key may not refund charges");
+        }
+        const charge = await findCharge(ctx.db, id).catch(() => null);
+        if (!charge) return reply.code(404).type("text/plain").send("no such charge");
+        if (!chargeActions(charge).includes("refund")) {
+          const why = charge.refund.status === null ? "charge_not_refundable" : "refund_exists";
+          return reply.code(303).header("location", `/ops/charges/${id}?done=refused-${why}`).send();
+        }
+        return reply.type("text/html; charset=utf-8").send(refundConfirmPage(charge, session));
       });
 
       ops.post("/charges/:id/:action", async (request, reply) => {
@@ -236,12 +259,18 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EngineContext): voi
         if (!canFor(session)(action)) {
           return reply.code(403).type("text/plain").send(`this API key may not ${action} charges`);
         }
+        // Money goes back only from the confirmation page's form: anything else is asked first.
+        if (action === "refund" && (request.body as Record<string, unknown> | undefined)?.confirm !== "yes") {
+          return reply.code(303).header("location", `/ops/charges/${id}/refund`).send();
+        }
         const done = await runChargeAction(ctx, session, action, id);
         return reply
           .code(303)
           .header("location", `/ops/charges/${id}?done=${encodeURIComponent(done)}`)
           .send();
       });
+
+      registerMailboxRoutes(ops, ctx);
 
       ops.post("/breaker/resume", async (request, reply) => {
         const session = request.opsSession as OpsSession;

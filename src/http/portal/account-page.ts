@@ -1,6 +1,7 @@
 import { isLive } from "../../billing/index.js";
 import type {
   AccountCharge,
+  AccountDocument,
   AccountDueCharge,
   AccountInvoice,
   AccountSubscription,
@@ -14,10 +15,12 @@ import { portalLayout } from "./layout.js";
 
 /**
  * GET /portal: what the customer owes by payment link, their subscriptions with what they may do to
- * each, their recent charges and invoices. Each action is a POST form carrying the session's CSRF
- * token and the page's language; canceling goes through a confirmation page first (a plain link to
- * it). "Pay now" is a plain link to the charge's own signed payment link (a GET that sends the
- * browser on to the gateway's hosted checkout), the same link the customer was sent.
+ * each, their recent charges (a refunded one as refunded, each with its receipt and credit notes)
+ * and invoices. Each action is a POST form
+ * carrying the session's CSRF token and the page's language; canceling goes through a confirmation
+ * page first (a plain link to it). "Pay now" is a plain link to the charge's own signed payment link
+ * (a GET that sends the browser on to the gateway's hosted checkout), the same link the customer was
+ * sent.
  */
 
 export interface PlanChoice {
@@ -98,11 +101,34 @@ ${actions(sub, input)}
 </article>`;
 }
 
+/** A refunded charge reads as its refund (it stays paid), with the money returned below it. */
+function chargeState(charge: AccountCharge, text: PortalText): Raw {
+  const { status, refundedMinor, processing } = charge.refund;
+  if (status === null) {
+    const state = text.chargeStates[charge.status as keyof PortalText["chargeStates"]] ?? charge.status;
+    return html`<span class="status status-${charge.status}">${state}</span>`;
+  }
+  const returned =
+    refundedMinor > 0
+      ? html`<p class="refund-note muted">${fill(processing ? text.refundProcessing : text.refundedAmount, { amount: amount(refundedMinor, charge.currency) })}</p>`
+      : "";
+  return html`<span class="status status-${status}" data-refund-status="${status}">${text.refundStates[status]}</span>${returned}`;
+}
+
+/**
+ * A charge's receipt and credit notes, each by number opening the page its signed link shows (the
+ * same link as in its message), with the PDF beside it.
+ */
+function chargeDocuments(charge: AccountCharge, text: PortalText): Raw {
+  const link = (document: AccountDocument, kind: string, label: string) =>
+    html`<span class="document" data-document="${kind}"><a href="${document.links.html}" rel="noopener noreferrer" target="_blank">${label} <span class="num" dir="ltr">${document.number}</span></a> <a class="muted" href="${document.links.pdf}" rel="noopener noreferrer" target="_blank">${text.pdf}</a></span>`;
+  return html`${charge.receipt ? link(charge.receipt, "receipt", text.receipt) : ""}${charge.creditNotes.map((note) => link(note, "credit-note", text.creditNote))}`;
+}
+
 function chargeRow(charge: AccountCharge, text: PortalText, zone: string): Raw {
-  const state = text.chargeStates[charge.status as keyof PortalText["chargeStates"]] ?? charge.status;
   return html`<tr data-charge="${charge.id}"><td>${date(charge.paidAt ?? charge.periodStart, text, zone)}</td>
 <td>${charge.planName}</td><td class="amount">${amount(charge.amountMinor, charge.currency)}</td>
-<td><span class="status status-${charge.status}">${state}</span></td></tr>`;
+<td>${chargeState(charge, text)}</td><td class="documents">${chargeDocuments(charge, text)}</td></tr>`;
 }
 
 function dueRow(charge: AccountDueCharge, text: PortalText, zone: string): Raw {
@@ -152,7 +178,7 @@ ${subs.length > 0 ? subs : html`<p class="empty">${text.noSubscriptions}</p>`}
 <section id="charges"><h2>${text.charges}</h2>
 ${
   charges.length > 0
-    ? html`<table><thead><tr><th>${text.date}</th><th>${text.plan}</th><th class="amount">${text.amount}</th><th>${text.status}</th></tr></thead><tbody>${charges}</tbody></table>`
+    ? html`<table><thead><tr><th>${text.date}</th><th>${text.plan}</th><th class="amount">${text.amount}</th><th>${text.status}</th><th>${text.documents}</th></tr></thead><tbody>${charges}</tbody></table>`
     : html`<p class="empty">${text.noCharges}</p>`
 }
 </section>

@@ -94,7 +94,18 @@ const en = {
     uncollectible: "Unpaid",
     canceled: "Canceled",
   },
+  refundStates: {
+    refund_pending: "Refund requested",
+    refunded: "Refunded",
+    refund_failed: "Refund failed",
+  },
+  refundedAmount: "{amount} refunded",
+  refundProcessing: "{amount} refunded; your bank may take a few days to show it.",
   invoiceStates: { pending: "Being prepared", created: "Issued", failed: "Being prepared" },
+  documents: "Documents",
+  receipt: "Receipt",
+  creditNote: "Credit note",
+  pdf: "PDF",
 };
 
 export type PortalText = typeof en;
@@ -190,7 +201,18 @@ const ar: PortalText = {
     uncollectible: "غير مدفوع",
     canceled: "ملغى",
   },
+  refundStates: {
+    refund_pending: "تم طلب الاسترداد",
+    refunded: "تم الاسترداد",
+    refund_failed: "تعذّر الاسترداد",
+  },
+  refundedAmount: "تم استرداد {amount}",
+  refundProcessing: "تم استرداد {amount}، وقد يستغرق ظهوره لدى مصرفك بضعة أيام.",
   invoiceStates: { pending: "قيد الإعداد", created: "صادرة", failed: "قيد الإعداد" },
+  documents: "المستندات",
+  receipt: "الإيصال",
+  creditNote: "إشعار دائن",
+  pdf: "PDF",
 };
 
 export const TEXT: Record<Language, PortalText> = { en, ar };

@@ -166,6 +166,8 @@ describe("customers", () => {
       name: "Amal",
       phone: "+97455555555",
       language: "ar",
+      time_zone: null,
+      message_opt_outs: [],
       created_at: expect.any(String),
     });
     const again = await api.call("POST", "/v1/customers", { body: { email: "amal@example.qa" } });

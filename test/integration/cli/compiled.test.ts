@@ -156,7 +156,7 @@ describe("the compiled CLI", () => {
       (file) =>
         file.startsWith("dist/src/") &&
         !/^dist\/src\/cli\/(index|program|actions|commands|errors|exit|options|version)\.js$/.test(file) &&
-        !/^dist\/src\/(billing\/(interval-units|discount|rounding|proration-behaviors|subscription-states|charge-states|state-machine)|customers\/languages|imports\/columns)\.js$/.test(
+        !/^dist\/src\/(billing\/(interval-units|discount|rounding|proration-behaviors|subscription-states|charge-states|state-machine|customer-messages)|customers\/languages|imports\/columns)\.js$/.test(
           file,
         ),
     );
