@@ -4,7 +4,8 @@
  * period) and every order id distinct; in the database N paid charges over N subscriptions with N
  * distinct transactions; and the ledger's total equal to the database's paid total to the minor
  * unit (the ledger's decimal strings converted exactly); and every late duplicate payment refunded
- * (late-payments/).
+ * (late-payments/); and one receipt per paid charge, numbered 1..N with no gap and no repeat although
+ * K workers paid them concurrently (src/events/customer-outbox.ts).
  */
 import type postgres from "postgres";
 import { latePaymentReport } from "../../src/late-payments/index.js";
@@ -29,6 +30,13 @@ export async function exactlyOnce(simUrl: string, db: postgres.Sql, n: number): 
            count(distinct paid_transaction_id) as transactions, sum(amount_minor) as total
     from charges where status = 'paid'`;
   const paid = Number(row!.paid);
+  const [numbers] = await db<
+    { receipts: string; distinct: string; low: string | null; high: string | null }[]
+  >`
+    select count(*) as receipts, count(distinct r.number) as distinct, min(r.number) as low,
+           max(r.number) as high
+    from receipts r join charges c on c.id = r.charge_id and c.status = 'paid'`;
+  const receiptCount = Number(numbers!.receipts);
   const late = await latePaymentReport(db);
   const dbTotal = Number(row!.total ?? 0);
   return [
@@ -51,6 +59,15 @@ export async function exactlyOnce(simUrl: string, db: postgres.Sql, n: number): 
       name: "ledger total = database paid total",
       ok: ledgerTotal === dbTotal,
       detail: `${ledgerTotal} vs ${dbTotal} minor units`,
+    },
+    {
+      name: "receipts: one per paid charge, numbered 1..N",
+      ok:
+        receiptCount === paid &&
+        Number(numbers!.distinct) === paid &&
+        Number(numbers!.low ?? 1) === 1 &&
+        Number(numbers!.high ?? 0) === paid,
+      detail: `${receiptCount} receipts, ${numbers!.distinct} distinct numbers ${numbers!.low ?? "-"}..${numbers!.high ?? "-"}`,
     },
     {
       name: "late duplicates: every one refunded",

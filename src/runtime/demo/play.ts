@@ -1,8 +1,11 @@
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { DateTime } from "luxon";
 import { table } from "../../cli/output.js";
 import { createCoupon } from "../../coupons/index.js";
 import { createPlan } from "../../plans/index.js";
 import type { DemoEngine } from "./engine.js";
+import { readMailbox } from "./mailbox.js";
 import { CAST, type Enrolled, enrollCast, moments, WELCOME_COUPON } from "./scenario.js";
 import { type DemoSummary, summarise } from "./summary.js";
 
@@ -84,5 +87,13 @@ export async function playDemo(
       "month's charge waited for her as a link, which she opened and paid through the hosted checkout\n" +
       "(one-time payments take a debit card); CheckStatus confirmed each payment on her return.",
   );
+  const mailbox = await readMailbox(ctx, cast, path.join(tmpdir(), "billing-demo-receipts"));
+  say(`\nmessages to customers: ${mailbox.byKind}`);
+  say(
+    `                       ${mailbox.byStatus} (no SMTP_URL: rendered and kept; /ops/messages and ` +
+      "`billing messages list` show them)",
+  );
+  say("first receipts, as PDF in each customer's language (Omar and Hessa read Arabic):");
+  for (const line of mailbox.receipts) say(`  ${line}`);
   return { cast, summary };
 }

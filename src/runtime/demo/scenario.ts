@@ -34,6 +34,8 @@ export interface CastMember {
   story: string;
   /** A coupon code redeemed at enrolment. */
   coupon?: string;
+  /** The customer's language for messages and documents (English unless said). */
+  language?: "en" | "ar";
   /**
    * Subscribes by payment link (collection method send_payment_link) instead of saving the card:
    * no checkout at enrolment, and each month's link is paid with the card.
@@ -61,7 +63,13 @@ export const CAST: readonly CastMember[] = [
     card: CARDS.approvesTwiceThenDeclines,
     story: "…0077, fails from month 3",
   },
-  { name: "Omar", email: "omar@example.qa", card: CARDS.approves, story: "4111…1111, cancels in the portal" },
+  {
+    name: "Omar",
+    email: "omar@example.qa",
+    card: CARDS.approves,
+    story: "4111…1111, cancels in the portal",
+    language: "ar",
+  },
   {
     name: "Farah",
     email: "farah@example.qa",
@@ -75,6 +83,7 @@ export const CAST: readonly CastMember[] = [
     card: CARDS.qatarDebit,
     story: "4847…0009 Qatar debit, pays by link",
     byLink: true,
+    language: "ar",
   },
 ];
 
@@ -99,7 +108,7 @@ export async function enrollCast(
   for (const member of members) {
     const { customer } = await createCustomer(
       ctx,
-      { email: member.email, name: member.name },
+      { email: member.email, name: member.name, language: member.language ?? "en" },
       { actor: "demo" },
     );
     const input = {

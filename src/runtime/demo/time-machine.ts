@@ -1,9 +1,9 @@
-import { and, count, eq, inArray, lte, min, notExists, or } from "drizzle-orm";
+import { and, count, eq, gt, inArray, lte, min, notExists, or, sql } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import { runTick } from "../../app/index.js";
 import { toInstant } from "../../clock/index.js";
 import { type EngineContext, isSharedClock, type SharedClock } from "../../context/index.js";
-import { charges, invoices, subscriptions } from "../../db/schema/index.js";
+import { charges, customerMessages, invoices, subscriptions } from "../../db/schema/index.js";
 
 /**
  * Drives an in-process engine through time for the demo: moves the shared billing clock, runs the
@@ -36,7 +36,11 @@ export class TimeMachine {
     return this.clock.now();
   }
 
-  /** Work the workers have not finished: charges due or being collected, invoices not yet created. */
+  /**
+   * Work the workers have not finished: charges due or being collected, invoices not yet created,
+   * customer messages a worker has claimed (their lease runs ahead of the clock). A message not yet
+   * claimed needs a tick to be dispatched: settle() runs another while a tick dispatched any.
+   */
   private async busy(): Promise<number> {
     const now = this.now().toJSDate();
     const [due] = await this.ctx.db
@@ -56,7 +60,17 @@ export class TimeMachine {
       .select({ n: count() })
       .from(invoices)
       .where(eq(invoices.status, "pending"));
-    return (due?.n ?? 0) + (pending?.n ?? 0);
+    const [messages] = await this.ctx.db
+      .select({ n: count() })
+      .from(customerMessages)
+      .where(
+        and(
+          eq(customerMessages.status, "pending"),
+          gt(customerMessages.attempts, 0),
+          gt(customerMessages.nextAttemptAt, now),
+        ),
+      );
+    return (due?.n ?? 0) + (pending?.n ?? 0) + (messages?.n ?? 0);
   }
 
   private async waitIdle(): Promise<void> {
@@ -81,7 +95,11 @@ export class TimeMachine {
         tick.chargesEnqueued +
         tick.reenqueued +
         tick.invoicesEnqueued +
-        tick.tokenDeactivationsEnqueued;
+        tick.tokenDeactivationsEnqueued +
+        tick.messagesDispatched +
+        tick.expiringNotices +
+        tick.trialEndingNotices +
+        tick.renewalNotices;
       if (work + tick.subscriptionsCanceled === 0) return;
     }
     throw new Error(`billing ticks kept finding work after ${MAX_ROUNDS} rounds at ${this.now().toISO()}`);
@@ -123,7 +141,10 @@ export class TimeMachine {
     }
   }
 
-  /** The next instant the engine has work: a subscription to bill or a charge to retry. */
+  /**
+   * The next instant the engine has work: a subscription to bill, a charge to retry, or a renewal
+   * or a trial's end coming within its notice days (the customer is told before money moves).
+   */
   async nextDue(): Promise<DateTime | undefined> {
     const [billing] = await this.ctx.db
       .select({ at: min(subscriptions.nextBillingAt) })
@@ -133,7 +154,29 @@ export class TimeMachine {
       .select({ at: min(charges.nextAttemptAt) })
       .from(charges)
       .where(inArray(charges.status, ["scheduled", "retrying"]));
-    const instants = [billing?.at, retry?.at].filter((at): at is Date => at instanceof Date);
+    const notices = await Promise.all(
+      (
+        [
+          ["active", this.ctx.config.RENEWAL_NOTICE_DAYS],
+          ["trialing", this.ctx.config.TRIAL_ENDING_NOTICE_DAYS],
+        ] as const
+      )
+        .filter(([, days]) => days > 0)
+        .map(async ([status, days]) => {
+          const notice = sql<Date>`${subscriptions.nextBillingAt} - make_interval(days => ${days}::int)`;
+          const [row] = await this.ctx.db
+            .select({ at: sql<Date | null>`min(${notice})`.mapWith(subscriptions.nextBillingAt) })
+            .from(subscriptions)
+            .where(
+              and(
+                eq(subscriptions.status, status),
+                sql`${notice} > ${this.now().toUTC().toISO()}::timestamptz`,
+              ),
+            );
+          return row?.at;
+        }),
+    );
+    const instants = [billing?.at, retry?.at, ...notices].filter((at): at is Date => at instanceof Date);
     if (instants.length === 0) return undefined;
     return toInstant(new Date(Math.min(...instants.map((at) => at.getTime()))));
   }
