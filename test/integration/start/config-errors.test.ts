@@ -78,6 +78,9 @@ describe("a busy PORT", () => {
       HOST: "127.0.0.1",
       DATABASE_URL: database.url,
       BILLING_DATA_DIR: path.join(workDir, "data"),
+      // Any free port for the in-process simulator: 4010 may be taken between its check and its
+      // listen by whatever else runs on the machine, which is not what this test is about.
+      GATEWAY_SIM_PORT: "0",
       LOG_LEVEL: "silent",
     });
     expect(run.code).toBe(1);
