@@ -29,7 +29,14 @@ export type AttemptOutcome =
    * The gateway refused the request itself for a reason on the merchant's side (negative result
    * such as -1, -3, -10, -20): no money moved, but retrying will not help until someone fixes it.
    */
-  | { readonly kind: "rejected"; readonly code: number; readonly description?: string | null };
+  | { readonly kind: "rejected"; readonly code: number; readonly description?: string | null }
+  /**
+   * CheckStatus found SUCCESS for an attempt recorded as declined without the gateway's
+   * transaction id (a bare `result: 0`, trusted before such replies counted as unknown):
+   * the money was taken after all, so the charge, waiting since for its next attempt, is paid by
+   * that attempt instead. No new attempt is reported, so attemptsMade may be 0 (a new card since).
+   */
+  | { readonly kind: "found_paid"; readonly transactionId: string };
 
 export interface ChargeOutcomeInput {
   readonly chargeState: ChargeState;
@@ -174,6 +181,27 @@ function assertAttemptWasSent(input: ChargeOutcomeInput): void {
   }
 }
 
+/** A stored decline is overturned only while its charge waits for the attempt that would follow it. */
+const OVERTURNABLE: readonly ChargeState[] = ["retrying", "uncollectible"];
+
+function assertDeclineOverturnable(input: ChargeOutcomeInput): void {
+  if (!OVERTURNABLE.includes(input.chargeState)) {
+    throw new RangeError(
+      `a stored decline found paid applies to a charge in ${OVERTURNABLE.join(" or ")}, not ${input.chargeState}`,
+    );
+  }
+}
+
+function paid(input: ChargeOutcomeInput, transactionId: string | null): ChargeOutcomeResult {
+  const attempt = input.attemptsMade;
+  const events: ChargeEvent[] = [{ type: "charge.paid", attempt, transactionId }];
+  // The subscription stays canceled (see subscriptionAfter), but someone must hear of the money.
+  if (input.subscriptionState === "canceled") {
+    events.push({ type: "charge.paid_after_cancellation", attempt, transactionId });
+  }
+  return result(input, "paid", { collection: "paid", events });
+}
+
 /**
  * Applies one attempt outcome. Throws (RangeError, IllegalTransitionError) instead of guessing when
  * the outcome does not fit the charge's state, e.g. a second outcome for a paid charge.
@@ -183,18 +211,15 @@ export function chargeOutcome(input: ChargeOutcomeInput): ChargeOutcomeResult {
   if (!Number.isSafeInteger(attemptsMade) || attemptsMade < 0) {
     throw new RangeError(`attemptsMade must be a non-negative integer, got ${attemptsMade}`);
   }
-  if (outcome.kind !== "token_unusable") assertAttemptWasSent(input);
+  if (outcome.kind === "found_paid") assertDeclineOverturnable(input);
+  else if (outcome.kind !== "token_unusable") assertAttemptWasSent(input);
 
   switch (outcome.kind) {
-    case "approved": {
-      const transactionId = outcome.transactionId ?? null;
-      const events: ChargeEvent[] = [{ type: "charge.paid", attempt: attemptsMade, transactionId }];
-      // The subscription stays canceled (see subscriptionAfter), but someone must hear of the money.
-      if (input.subscriptionState === "canceled") {
-        events.push({ type: "charge.paid_after_cancellation", attempt: attemptsMade, transactionId });
-      }
-      return result(input, "paid", { collection: "paid", events });
-    }
+    case "approved":
+      return paid(input, outcome.transactionId ?? null);
+
+    case "found_paid":
+      return paid(input, outcome.transactionId);
 
     case "unknown":
       return result(input, "needs_review", {

@@ -75,6 +75,30 @@ export class AttemptInFlightError extends ChargeRetryLaterError {
   }
 }
 
+/**
+ * The charge's last attempt was stored as declined without the gateway's transaction id, and
+ * CheckStatus cannot settle it yet (it failed, the payment is PENDING, or "not found" came too
+ * soon): it may have been paid, so no new attempt is sent. The charge stays due; the retry asks
+ * CheckStatus again first (verify-decline.ts).
+ */
+export class DeclineUnverifiedError extends ChargeRetryLaterError {
+  override name = "DeclineUnverifiedError";
+
+  constructor(
+    chargeId: string,
+    readonly attemptNumber: number,
+    readonly orderId: string,
+    readonly why: string,
+  ) {
+    super(
+      chargeId,
+      attemptNumber + 1,
+      `the decline of ${orderId} carried no transaction id and CheckStatus cannot settle it yet (${why}); ` +
+        "no new attempt is sent until it does",
+    );
+  }
+}
+
 /** The gateway refused the request before processing it (429, or no connection): nothing moved. */
 export class GatewayNotReachedError extends ChargeRetryLaterError {
   override name = "GatewayNotReachedError";

@@ -12,18 +12,21 @@ import {
  * | gateway answer                                         | report         | money moved?      |
  * |--------------------------------------------------------|----------------|-------------------|
  * | result 1                                               | approved       | yes               |
- * | result 0 (GatewayDeclinedError)                        | declined       | no                |
+ * | result 0 with transactionid and description            | declined       | no                |
+ * | (GatewayDeclinedError)                                 |                |                   |
  * | -7 (no recurring or autosave payment for the token)    | token_unusable | no                |
  * | other negative result, 4xx, bad credentials            | rejected       | no                |
  * | 429, or a connection that was never made               | not_sent       | no                |
  * | timeout, 5xx, dropped or unreadable reply, unknown code| unknown        | maybe: reconcile  |
+ * | result 0 without them (it may have been paid)          | unknown        | maybe: reconcile  |
  *
  * Anything that is not a GatewayError (a bug, an unexpected exception inside the client) is
  * `unknown`: the request may have left, so nobody may guess that it did not.
  */
 export type GatewayReport =
   | { readonly kind: "approved"; readonly transactionId: string; readonly authCode: string | null }
-  | { readonly kind: "declined"; readonly description: string; readonly transactionId: string | null }
+  /** Always with the declined payment's transaction id: a decline without one proves nothing. */
+  | { readonly kind: "declined"; readonly description: string; readonly transactionId: string }
   | { readonly kind: "token_unusable"; readonly code: string; readonly description: string }
   | { readonly kind: "rejected"; readonly code: string; readonly description: string }
   | { readonly kind: "not_sent"; readonly description: string }
@@ -44,7 +47,7 @@ export function reportFromError(error: unknown): GatewayReport {
   const { description } = error;
   const code = String(error.code);
   if (error instanceof GatewayDeclinedError) {
-    return { kind: "declined", description, transactionId: error.transactionId ?? null };
+    return { kind: "declined", description, transactionId: error.transactionId };
   }
   // Only -7 speaks about the token; a 404 from a wrong URL must not retire a customer's card.
   if (error instanceof GatewayNotFoundError && error.code === TOKEN_NOT_FOUND_CODE) {

@@ -14,6 +14,7 @@ export {
   ChargeNotHeldError,
   ChargeOutcomeUnknownError,
   ChargeRetryLaterError,
+  DeclineUnverifiedError,
   GatewayNotReachedError,
 } from "./errors.js";
 export { createGatewayLimiter, type GatewayLimiter, type GatewayLimits } from "./gateway-limiter.js";
@@ -61,4 +62,5 @@ export { resumableOnNewCard } from "./resumable.js";
 export { sendPaymentLinks, sendPaymentLinksIn } from "./send-payment-links.js";
 export { type FinalReport, type OutcomeInput, recordOutcome, settleBatch } from "./settle-batch.js";
 export { type SubscriptionPatch, subscriptionPatch } from "./subscription-patch.js";
+export { type DeclineCheck, decideDeclineCheck } from "./verify-decline-decision.js";
 export { writeSubscriptionPatches } from "./write-outcomes.js";

@@ -8,9 +8,10 @@ import { resumableOnNewCard } from "./resumable.js";
  * Reads, without locking and in one prepared statement for a whole batch, everything the charge
  * worker decides on: each charge, its subscription, the subscription's current card, and the
  * charge's open attempt (in_flight or unknown; the partial unique index
- * charge_attempts_one_open_per_charge guarantees there is at most one). Decisions made on this
- * snapshot are re-checked by the conditional writes that act on them (claim-batch.ts,
- * settle-batch.ts).
+ * charge_attempts_one_open_per_charge guarantees there is at most one), and its last attempt when
+ * that is a card decline stored without the gateway's transaction id (verify-decline.ts; found by
+ * the (charge_id, attempt_number) index, one row per charge). Decisions made on this snapshot are
+ * re-checked by the conditional writes that act on them (claim-batch.ts, settle-batch.ts).
  *
  * `resumable` is resumable.ts's rule (collection resumes on the subscription's new card), and
  * `quiet` quiet-period.ts's, both on Postgres's clock.
@@ -42,6 +43,8 @@ export interface ChargeSnapshot {
     readonly lifecycle: TokenLifecycle;
   } | null;
   readonly openAttempt: OpenAttempt | null;
+  /** The last attempt, when it is a decline without a transaction id: to settle before any other. */
+  readonly unverifiedDecline: UnverifiedDecline | null;
 }
 
 export interface OpenAttempt {
@@ -50,6 +53,14 @@ export interface OpenAttempt {
   readonly attemptNumber: number;
   readonly status: "in_flight" | "unknown";
   readonly reconcileTries: number;
+  /** Sent longer ago than the quiet period (see quiet-period.ts). */
+  readonly quiet: boolean;
+}
+
+export interface UnverifiedDecline {
+  readonly id: string;
+  readonly orderId: string;
+  readonly attemptNumber: number;
   /** Sent longer ago than the quiet period (see quiet-period.ts). */
   readonly quiet: boolean;
 }
@@ -83,6 +94,10 @@ interface Row {
   attempt_status: "in_flight" | "unknown";
   reconcile_tries: number;
   quiet: boolean;
+  unverified_id: string | null;
+  unverified_order_id: string;
+  unverified_attempt_number: number;
+  unverified_quiet: boolean;
 }
 
 /** The snapshots of the charges that exist, by id. */
@@ -92,6 +107,7 @@ export async function loadCharges(
   options: { quietPeriodMs: number },
 ): Promise<Map<string, ChargeSnapshot>> {
   const quietSeconds = quietSecondsOf(options.quietPeriodMs);
+  const quietSince = db.$client`now() - make_interval(secs => ${quietSeconds}::double precision)`;
   const rows = await db.$client<Row[]>`
     select c.id, c.subscription_id, c.status, c.amount_minor, c.currency, c.attempt_count,
            c.next_attempt_at,
@@ -101,11 +117,20 @@ export async function loadCharges(
            pm.token_key_id, pm.issued_at, pm.expires_at, pm.deactivated_at, pm.unusable_at,
            a.id as attempt_id, a.order_id, a.attempt_number, a.status as attempt_status,
            a.reconcile_tries,
-           a.created_at <= now() - make_interval(secs => ${quietSeconds}::double precision) as quiet
+           a.created_at <= ${quietSince} as quiet,
+           u.id as unverified_id, u.order_id as unverified_order_id,
+           u.attempt_number as unverified_attempt_number,
+           u.created_at <= ${quietSince} as unverified_quiet
     from charges c
     join subscriptions s on s.id = c.subscription_id
     left join payment_methods pm on pm.id = s.payment_method_id
     left join charge_attempts a on a.charge_id = c.id and a.status in ('in_flight', 'unknown')
+    left join lateral (
+      select last.* from (
+        select * from charge_attempts l where l.charge_id = c.id order by l.attempt_number desc limit 1
+      ) last
+      where last.status = 'declined' and last.gateway_transaction_id is null and last.channel = 'card_token'
+    ) u on true
     where c.id = any(${[...chargeIds]}::uuid[])`;
   return new Map(rows.map((row) => [row.id, snapshotOf(row)]));
 }
@@ -174,6 +199,15 @@ function snapshotOf(row: Row): ChargeSnapshot {
             status: row.attempt_status,
             reconcileTries: row.reconcile_tries,
             quiet: row.quiet === true,
+          },
+    unverifiedDecline:
+      row.unverified_id === null
+        ? null
+        : {
+            id: row.unverified_id,
+            orderId: row.unverified_order_id,
+            attemptNumber: row.unverified_attempt_number,
+            quiet: row.unverified_quiet === true,
           },
   };
 }

@@ -15,6 +15,7 @@ import { type BatchSink, type SendableAttempt, sendBatch } from "./send-batch.js
 import { sendPaymentLinks } from "./send-payment-links.js";
 import { type OutcomeInput, settleBatch } from "./settle-batch.js";
 import { settleUnusableToken } from "./settle-unusable-token.js";
+import { verifyDecline } from "./verify-decline.js";
 
 /**
  * The charge job's body: takes a batch of charges one step further, never charging a card twice.
@@ -23,7 +24,9 @@ import { settleUnusableToken } from "./settle-unusable-token.js";
  *   2. an open attempt (in_flight or unknown) is reconciled FIRST, with CheckStatus on its orderId
  *      (reconcile.ts); only when that proves no money moved may a new attempt follow;
  *   3. a charge that is not ready (settled, not due, under review, awaiting its payment link) is
- *      left alone, and a charge of a subscription that pays by link gets its link instead of a card
+ *      left alone; a ready one whose last attempt was stored as declined without a transaction id
+ *      is settled by CheckStatus first (verify-decline.ts: paid by it, or held, means nothing more
+ *      happens now); a charge of a subscription that pays by link gets its link instead of a card
  *      attempt (send-payment-links.ts);
  *   4. a card that cannot be charged ends collection without calling the gateway
  *      (settle-unusable-token.ts);
@@ -201,6 +204,13 @@ async function prepare(run: Run, snapshot: ChargeSnapshot): Promise<Prepared | n
     const ready = readiness(charge, now, run.force);
     if (ready === "in_progress") return skipped(charge.id, "claimed_elsewhere");
     if (ready !== "ready") return skipped(charge.id, ready);
+    if (snapshot.unverifiedDecline) {
+      const decline = snapshot.unverifiedDecline;
+      const verified = await run.limiter.run(() =>
+        verifyDecline(ctx, { id: charge.id, subscriptionId: subscription.id, decline }),
+      );
+      if (verified) return verified;
+    }
     if (subscription.collectionMethod === "send_payment_link" && subscription.status !== "canceled") {
       const sent = await sendPaymentLinks(ctx, [charge.id], "system");
       return skipped(charge.id, sent.length > 0 ? "link_sent" : "claimed_elsewhere");

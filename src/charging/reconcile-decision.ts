@@ -14,6 +14,7 @@ import type { GatewayReport } from "./gateway-report.js";
  * | not found                          | no             | wait; not counted as a try                     |
  * | found, PENDING                     | any            | wait, counted; at the limit: needs review      |
  * | CheckStatus failed                 | any            | wait, counted; at the limit: needs review      |
+ * | CheckStatus failed, breaker open   | any            | wait; not counted                              |
  *
  * "Not found" means no money moved only once the gateway has had time to finish anything it
  * received: a request still being processed when we ask is not found yet. So it is trusted only
@@ -22,7 +23,10 @@ import type { GatewayReport } from "./gateway-report.js";
  *
  * A wait throws in the worker, so BullMQ retries with exponential backoff and jitter. After
  * `maxTries` inconclusive tries (RECONCILE_MAX_TRIES) an operator decides: guessing either way
- * could charge a card twice or lose a payment.
+ * could charge a card twice or lose a payment. Except while the gateway circuit breaker is open
+ * (breaker/): then a status check that fails is the gateway's failure, not this attempt's (it is a
+ * breaker signal itself), so the attempt is held, uncounted, until CheckStatus answers again,
+ * rather than every charge going to review one by one.
  */
 export type StatusLookup =
   | { readonly kind: "lookup"; readonly result: PaymentLookup }
@@ -35,6 +39,8 @@ export interface ReconcileInput {
   /** Inconclusive tries already counted on the attempt. */
   readonly reconcileTries: number;
   readonly maxTries: number;
+  /** The gateway circuit breaker is open; default false. */
+  readonly breakerOpen?: boolean;
 }
 
 export type ReconcileDecision =
@@ -54,7 +60,16 @@ export function decideReconcile(input: ReconcileInput): ReconcileDecision {
   const inconclusive = (why: string): ReconcileDecision =>
     reconcileTries + 1 >= maxTries ? { kind: "needs_review", why } : { kind: "wait", counted: true, why };
 
-  if (lookup.kind === "failed") return inconclusive(`CheckStatus failed: ${lookup.description}`);
+  if (lookup.kind === "failed") {
+    const why = `CheckStatus failed: ${lookup.description}`;
+    if (input.breakerOpen === true)
+      return {
+        kind: "wait",
+        counted: false,
+        why: `${why} (not counted: the gateway circuit breaker is open)`,
+      };
+    return inconclusive(why);
+  }
   const { result } = lookup;
   if (!result.found) {
     return quiet

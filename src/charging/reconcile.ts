@@ -45,11 +45,17 @@ export async function reconcileAttempt(
 ): Promise<Reconciled> {
   if (attempt.status === "in_flight" && !attempt.quiet)
     throw new AttemptInFlightError(chargeId, attempt.attemptNumber, attempt.orderId);
+  const lookup = await lookUpStatus(ctx, attempt.orderId);
+  // A status check failing for many attempts is the gateway's failure, not each charge's (breaker/);
+  // once the breaker is open, the attempt waits for it instead of counting towards review.
+  const breakerOpen =
+    lookup.kind === "failed" && (await recordGatewaySignal(ctx, "status_check_failed", attempt.id)).paused;
   const decision = decideReconcile({
-    lookup: await lookUpStatus(ctx, attempt.orderId),
+    lookup,
     quiet: attempt.quiet,
     reconcileTries: attempt.reconcileTries,
     maxTries: ctx.config.RECONCILE_MAX_TRIES,
+    breakerOpen,
   });
   ctx.logger.info({ chargeId, orderId: attempt.orderId, decision: decision.kind }, "reconciling attempt");
 

@@ -34,7 +34,12 @@ describe("isRetrySafe", () => {
 
   it("refuses definite answers and foreign errors", () => {
     const answers = [
-      new GatewayDeclinedError({ operation: "legacy.getNewPayment", code: 0, description: "declined" }),
+      new GatewayDeclinedError({
+        operation: "legacy.getNewPayment",
+        code: 0,
+        description: "declined",
+        transactionId: "T-1",
+      }),
       new GatewayRejectedError({ operation: "v1.refund", code: 400, description: "bad" }),
       new GatewayNotFoundError({ operation: "legacy.checkStatus", code: -2, description: "none" }),
       new GatewayUnknownResultError({

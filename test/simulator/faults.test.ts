@@ -91,6 +91,45 @@ describe("kinds", () => {
     expect((await sim.ledger()).refunds).toHaveLength(1);
   });
 
+  it("bare_decline_applied charges and records, then answers a bare {result: 0}", async () => {
+    const { token } = await sim.enroll({ kind: "autosave" });
+    await addFault({ operation: "GetnewPayment", kind: "bare_decline_applied", times: 1 });
+    const reply = await sim.legacy("GetnewPayment", { cardToken: token, orderId: "bare", amount: "9" });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ result: 0 });
+    const status = await sim.legacy("CheckStatus", { orderId: "bare" });
+    expect(status.body.payment).toMatchObject({ paymentstate: "SUCCESS", amount: "9.00" });
+    // Used up: the next collection answers as documented.
+    const next = await sim.legacy("GetnewPayment", { cardToken: token, orderId: "next", amount: "9" });
+    expect(next.body).toMatchObject({ result: 1, transactionId: expect.any(String) });
+  });
+
+  it("bare_decline_applied answers a card's real decline bare too, and passes refusals through", async () => {
+    const { token } = await sim.enroll({ kind: "autosave", card: "4000000000000077" });
+    await addFault({ operation: "GetnewPayment", kind: "bare_decline_applied" });
+    for (const orderId of ["a", "b", "c"]) {
+      const reply = await sim.legacy("GetnewPayment", { cardToken: token, orderId, amount: "9" });
+      expect(reply.body).toEqual({ result: 0 });
+    }
+    expect((await sim.legacy("CheckStatus", { orderId: "c" })).body.payment).toMatchObject({
+      paymentstate: "FAILURE",
+      description: "Insufficient funds",
+    });
+    // Refused before processing (-7): nothing was applied, so nothing is disguised.
+    const refused = await sim.legacy("GetnewPayment", {
+      cardToken: "no-such-token",
+      orderId: "d",
+      amount: "9",
+    });
+    expect(refused.body).toEqual({ result: -7 });
+  });
+
+  it("bare_decline_applied is only for GetnewPayment", async () => {
+    const refused = await addFault({ operation: "CheckStatus", kind: "bare_decline_applied" });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain("GetnewPayment");
+  });
+
   it("hang never answers and applies nothing; the client gives up", async () => {
     await addFault({ operation: "checkout", kind: "hang" });
     const request = sim.fetch("/v1/payments/checkout", {

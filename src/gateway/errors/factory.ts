@@ -74,15 +74,38 @@ function numericCode(code: string | number | undefined): number | string | undef
   return code;
 }
 
+/**
+ * GetnewPayment's result 0 is a decline only in the shape the gateway text promises for one,
+ * `{result: 0, transactionid, description}`. A reply without both names no declined payment, and a
+ * gateway answering a bare `{result: 0}` had in fact taken the money (trusted, the next attempt
+ * would charge again), so it is an unknown outcome: CheckStatus, not another attempt, settles it.
+ */
+function getNewPaymentResultZero(
+  failure: Extract<GatewayFailure, { kind: "legacy-result" }>,
+  base: Omit<GatewayErrorInit, "description">,
+): GatewayError {
+  const { description, transactionId } = failure;
+  if (description !== undefined && transactionId !== undefined) {
+    return new GatewayDeclinedError({ ...base, description, transactionId });
+  }
+  const missing = [
+    ...(transactionId === undefined ? ["transactionid"] : []),
+    ...(description === undefined ? ["description"] : []),
+  ];
+  return new GatewayUnknownResultError({
+    ...base,
+    description:
+      "result 0 without the transactionid and description a decline carries " +
+      `(missing ${missing.join(" and ")}): the payment may have been taken`,
+    outcomeUnknown: true,
+  });
+}
+
 function fromLegacyResult(failure: Extract<GatewayFailure, { kind: "legacy-result" }>): GatewayError {
   const { operation, result, description, raw, httpStatus } = failure;
   const base = { operation, code: result, raw, ...(httpStatus === undefined ? {} : { httpStatus }) };
   if (result === 0 && operation === "legacy.getNewPayment") {
-    return new GatewayDeclinedError({
-      ...base,
-      description: description ?? "payment declined",
-      ...(failure.transactionId === undefined ? {} : { transactionId: failure.transactionId }),
-    });
+    return getNewPaymentResultZero(failure, base);
   }
   const known = LEGACY_CODES.get(result);
   if (known) return known.make({ ...base, description: description ?? known.meaning });

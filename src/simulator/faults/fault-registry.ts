@@ -23,6 +23,7 @@ export const FAULT_KINDS = [
   "malformed",
   "apply_then_drop",
   "delayed_apply",
+  "bare_decline_applied",
 ] as const;
 
 /**
@@ -53,13 +54,16 @@ const faultFields = z.object({
   delay_ms: z.number().int().min(0).max(MAX_APPLY_DELAY_MS).default(1_000),
 });
 
-export const faultSchema = faultFields.refine(
-  (spec) => spec.kind !== "delayed_apply" || isDelayable(spec.operation),
-  {
+export const faultSchema = faultFields
+  .refine((spec) => spec.kind !== "delayed_apply" || isDelayable(spec.operation), {
     path: ["operation"],
     message: `delayed_apply applies only to ${DELAYABLE_OPERATIONS.join(", ")}`,
-  },
-);
+  })
+  // Only GetnewPayment has a decline reply whose documented fields can be left out.
+  .refine((spec) => spec.kind !== "bare_decline_applied" || spec.operation === "GetnewPayment", {
+    path: ["operation"],
+    message: "bare_decline_applied applies only to GetnewPayment",
+  });
 
 export type FaultSpec = z.output<typeof faultSchema>;
 

@@ -11,7 +11,10 @@ import type { FaultOperation } from "./fault-registry.js";
  * hang neither applies nor answers (the socket is destroyed when the simulator closes);
  * malformed applies and answers the first half of the JSON body; apply_then_drop applies and
  * destroys the socket without answering; delayed_apply hands the request body to `hold`, which
- * applies it later on the simulator clock, and destroys the socket without answering.
+ * applies it later on the simulator clock, and destroys the socket without answering;
+ * bare_decline_applied applies and answers a processed request (result 1 or 0) with a bare
+ * `{result: 0}`, without the transactionid and description a decline documents (a gateway seen
+ * answering so for payments it took), while a request refused before processing keeps its reply.
  */
 export async function runOperation(
   core: SimulatorCore,
@@ -42,6 +45,11 @@ export async function runOperation(
     case "apply_then_drop":
       handle();
       return drop(request, reply, core);
+    case "bare_decline_applied": {
+      const result = handle();
+      const code = (result.body as { result?: unknown } | null)?.result;
+      return send(reply, code === 1 || code === 0 ? { status: 200, body: { result: 0 } } : result);
+    }
     case "delayed_apply":
       // The fault schema admits delayed_apply only for operations that pass `hold`.
       if (!hold) throw new Error(`${operation} cannot be delayed`);

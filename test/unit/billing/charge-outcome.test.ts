@@ -461,6 +461,84 @@ describe("chargeOutcome: decision table", () => {
   });
 });
 
+describe("chargeOutcome: a stored decline found paid", () => {
+  // An attempt recorded as declined without the gateway's transaction id, which CheckStatus
+  // later finds SUCCESS, pays its charge instead of a new attempt.
+  const foundPaid: AttemptOutcome = { kind: "found_paid", transactionId: "T-7" };
+
+  it.each<[string, Partial<ChargeOutcomeInput>, Summary]>([
+    [
+      "a retrying charge is paid; its past_due subscription is active again",
+      { chargeState: "retrying", subscriptionState: "past_due" },
+      {
+        charge: "paid",
+        next: null,
+        firstFailed: null,
+        subscription: "past_due → active",
+        events: PAID_AND_MOVED,
+      },
+    ],
+    [
+      "an uncollectible charge is paid; its unpaid subscription is active again",
+      { chargeState: "uncollectible", subscriptionState: "unpaid" },
+      {
+        charge: "paid",
+        next: null,
+        firstFailed: null,
+        subscription: "unpaid → active",
+        events: PAID_AND_MOVED,
+      },
+    ],
+    [
+      "the first failure is kept as it was",
+      { chargeState: "retrying", subscriptionState: "past_due", firstFailedAt: at("2027-03-07T08:00Z") },
+      {
+        charge: "paid",
+        next: null,
+        firstFailed: "2027-03-07T08:00:00.000Z",
+        subscription: "past_due → active",
+        events: PAID_AND_MOVED,
+      },
+    ],
+    [
+      "a canceled subscription stays canceled and an operator is told",
+      { chargeState: "uncollectible", subscriptionState: "canceled" },
+      {
+        charge: "paid",
+        next: null,
+        firstFailed: null,
+        subscription: null,
+        events: ["charge.paid", "charge.paid_after_cancellation"],
+      },
+    ],
+    [
+      "no attempt on the current card is needed (the card was replaced since)",
+      { chargeState: "retrying", subscriptionState: "past_due", attemptsMade: 0 },
+      {
+        charge: "paid",
+        next: null,
+        firstFailed: null,
+        subscription: "past_due → active",
+        events: PAID_AND_MOVED,
+      },
+    ],
+  ])("%s", (_, overrides, expected) => {
+    expect(summary({ outcome: foundPaid, ...overrides })).toEqual(expected);
+  });
+
+  it("reports the payment with the found transaction", () => {
+    const result = chargeOutcome(input({ outcome: foundPaid, chargeState: "retrying", attemptsMade: 2 }));
+    expect(result.events[0]).toEqual({ type: "charge.paid", attempt: 2, transactionId: "T-7" });
+  });
+
+  it.each<ChargeState>(["scheduled", "processing", "needs_review", "awaiting_payment", "paid", "canceled"])(
+    "refuses a charge in %s: only a charge waiting after a decline has one to overturn",
+    (chargeState) => {
+      expect(() => chargeOutcome(input({ outcome: foundPaid, chargeState }))).toThrow(RangeError);
+    },
+  );
+});
+
 describe("chargeOutcome: properties", () => {
   const outcomeArb: fc.Arbitrary<AttemptOutcome> = fc.oneof(
     fc.constant(approved),
@@ -470,6 +548,7 @@ describe("chargeOutcome: properties", () => {
     fc.constant(unknown),
     fc.constant(deadToken),
     fc.constant(rejected),
+    fc.constant<AttemptOutcome>({ kind: "found_paid", transactionId: "T-7" }),
   );
   const policyArb = fc.constantFrom(
     DEFAULT_DUNNING_POLICY,

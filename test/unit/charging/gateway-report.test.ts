@@ -68,6 +68,16 @@ describe("what a GetnewPayment call reports", () => {
     ["a dropped reply", { kind: "network", operation: op, sent: true, description: "socket hang up" }],
     ["an unreadable reply", { kind: "bad-reply", operation: op, description: "not JSON" }],
     ["an unknown result code", { kind: "legacy-result", operation: op, result: -6 }],
+    // A decline that names no declined payment may be a payment the gateway applied.
+    ["a bare result 0", { kind: "legacy-result", operation: op, result: 0 }],
+    [
+      "result 0 without a transaction id",
+      { kind: "legacy-result", operation: op, result: 0, description: "Insufficient funds" },
+    ],
+    [
+      "result 0 without a description",
+      { kind: "legacy-result", operation: op, result: 0, transactionId: "9" },
+    ],
   ] as const)("unknown, money may have moved: %s", (_name, failure) => {
     expect(reportFromError(gatewayErrorFrom(failure))).toMatchObject({ kind: "unknown" });
   });

@@ -63,6 +63,28 @@ describe("reconciling an attempt whose outcome is unknown", () => {
     expect(decide({ lookup, reconcileTries: 0, maxTries: 1 })).toMatchObject({ kind: "needs_review" });
   });
 
+  it.each([
+    [0, 5],
+    [4, 5],
+    [0, 1],
+  ])(
+    "while the circuit breaker is open, CheckStatus failing waits uncounted (tries %i of %i): the attempt is left for when the gateway recovers",
+    (reconcileTries, maxTries) => {
+      expect(decide({ lookup: failed, breakerOpen: true, reconcileTries, maxTries })).toEqual({
+        kind: "wait",
+        counted: false,
+        why: "CheckStatus failed: HTTP 503 (not counted: the gateway circuit breaker is open)",
+      });
+    },
+  );
+
+  it("while the circuit breaker is open, an answer is acted on as ever", () => {
+    const open = { breakerOpen: true, reconcileTries: 4, maxTries: 5 };
+    expect(decide({ ...open, lookup: found("SUCCESS") })).toMatchObject({ kind: "settle" });
+    expect(decide({ ...open, lookup: notFound })).toEqual({ kind: "not_charged" });
+    expect(decide({ ...open, lookup: found("PENDING") })).toMatchObject({ kind: "needs_review" });
+  });
+
   it("refuses nonsense counts", () => {
     expect(() => decide({ maxTries: 0 })).toThrow(RangeError);
     expect(() => decide({ reconcileTries: -1 })).toThrow(RangeError);
