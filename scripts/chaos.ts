@@ -21,11 +21,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { exitWhenFlushed } from "../src/cli/exit.js";
+import { bareDecline } from "./chaos/bare-decline.js";
 import { gatewayFaults, gatewayForgets, latePayment, wrongKey } from "./chaos/gateway-faults.js";
 import { Harness } from "./chaos/harness.js";
+import { lateBreaker } from "./chaos/late-breaker.js";
 import { type Measurement, measure } from "./chaos/measure.js";
 import { killWorker, terminatePostgres, wipeRedis } from "./chaos/process-faults.js";
 import type { Check, Scenario } from "./chaos/scenario.js";
+import { statusCheckBroken } from "./chaos/status-check-broken.js";
 import { formatTable, type Row } from "./chaos/table.js";
 
 const SCENARIOS: readonly Scenario[] = [
@@ -36,6 +39,9 @@ const SCENARIOS: readonly Scenario[] = [
   latePayment,
   gatewayForgets,
   wrongKey,
+  bareDecline,
+  lateBreaker,
+  statusCheckBroken,
 ];
 const names = SCENARIOS.map((s) => s.name);
 

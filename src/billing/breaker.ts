@@ -9,11 +9,25 @@
  * "Not found" alone is also what an ordinary 5xx or timeout that never reached the gateway gives,
  * so it counts only when almost every status check of the window finds nothing: a gateway that
  * forgot finds none of the payments it took, a flaky one still finds those it applied
- * (`found`, recorded by the same checks). Each threshold counts signals within the window since
- * the breaker was last closed; 0 turns that signal off. Tripping stops collection until an
- * operator resumes it.
+ * (`found`, recorded by the same checks).
+ *
+ * A status check that fails (an error, no reply, a malformed reply) settles nothing: one such
+ * attempt is held and asked again, but a gateway whose CheckStatus fails for every payment can
+ * settle no lost reply at all, and each charge would go to review one by one while new payments
+ * went on being sent. So failures count once per attempt, when they are at least as many as the
+ * window's status checks that answered (`found`, `not_found`): a status check that still answers
+ * most of the time is flaky, not broken.
+ *
+ * Each threshold counts signals within the window since the breaker was last closed; 0 turns that
+ * signal off. Tripping stops new money-taking calls until an operator resumes it.
  */
-export const BREAKER_SIGNALS = ["token_refused", "not_found", "auth_refused", "found"] as const;
+export const BREAKER_SIGNALS = [
+  "token_refused",
+  "not_found",
+  "auth_refused",
+  "found",
+  "status_check_failed",
+] as const;
 
 export type BreakerSignal = (typeof BREAKER_SIGNALS)[number];
 
@@ -26,6 +40,8 @@ export interface BreakerThresholds {
   readonly notFoundShare: number;
   /** Calls answered -1 or -8. */
   readonly authRefused: number;
+  /** Attempts whose CheckStatus failed, when no fewer than the status checks that answered. */
+  readonly statusCheckFailed: number;
 }
 
 export type BreakerCounts = Readonly<Record<BreakerSignal, number>>;
@@ -61,6 +77,16 @@ export function breakerVerdict(
       trip: true,
       signal: "not_found",
       reason: `${counts.not_found} of ${checks} status checks of payments we sent found nothing ${within} (threshold ${thresholds.notFound}, share ${thresholds.notFoundShare})`,
+    };
+  }
+  if (
+    over(counts.status_check_failed, thresholds.statusCheckFailed) &&
+    counts.status_check_failed >= checks
+  ) {
+    return {
+      trip: true,
+      signal: "status_check_failed",
+      reason: `${counts.status_check_failed} status checks of payments we sent failed (an error, no reply or a malformed reply) and ${checks} answered ${within} (threshold ${thresholds.statusCheckFailed})`,
     };
   }
   return { trip: false };

@@ -17,8 +17,13 @@ import { collectionPaused } from "./state.js";
  * with a `gateway.breaker_opened` event and an error in the log. Returns whether collection is
  * paused now, so the caller holds what it was about to condemn (a card, a charge) instead.
  *
- * Cards refused with -7 count once per card, so one card refused on every retry never trips it.
- * `found` (a status check that found the payment) is recorded only to weigh "not found".
+ * Cards refused with -7 count once per card, so one card refused on every retry never trips it;
+ * status checks that failed count once per attempt, likewise. `found` (a status check that found
+ * the payment) is recorded only to weigh "not found" and failed status checks.
+ *
+ * While the breaker is open, signals are still recorded but change nothing: an open breaker is
+ * neither reopened nor moved (its opened_at stays), and resuming counts only what comes after, so
+ * the reads that go on while it is open ("not found" from reconciliation) never keep it shut.
  */
 type Ctx = Pick<EngineContext, "db" | "clock" | "logger" | "config">;
 
@@ -28,7 +33,11 @@ const BREAKER_LOCK = "billing-engine:gateway-breaker";
 export function breakerThresholds(
   config: Pick<
     Config,
-    "BREAKER_TOKEN_REFUSALS" | "BREAKER_NOT_FOUND" | "BREAKER_NOT_FOUND_SHARE" | "BREAKER_AUTH_REFUSALS"
+    | "BREAKER_TOKEN_REFUSALS"
+    | "BREAKER_NOT_FOUND"
+    | "BREAKER_NOT_FOUND_SHARE"
+    | "BREAKER_AUTH_REFUSALS"
+    | "BREAKER_STATUS_CHECK_FAILURES"
   >,
 ): BreakerThresholds {
   return {
@@ -36,6 +45,7 @@ export function breakerThresholds(
     notFound: config.BREAKER_NOT_FOUND,
     notFoundShare: config.BREAKER_NOT_FOUND_SHARE,
     authRefused: config.BREAKER_AUTH_REFUSALS,
+    statusCheckFailed: config.BREAKER_STATUS_CHECK_FAILURES,
   };
 }
 
@@ -46,7 +56,7 @@ export async function recordGatewaySignal(
 ): Promise<{ paused: boolean }> {
   const window = ctx.config.BREAKER_WINDOW_SECONDS;
   if (signal === "found") {
-    // A payment found only weighs against "not found": it can trip nothing, so it is recorded
+    // A payment found only weighs against the others: it can trip nothing, so it is recorded
     // without the lock and the count, which a fault storm would otherwise serialise on.
     await ctx.db.$client`insert into gateway_signals (signal, subject) values ('found', ${subject}::uuid)`;
     return { paused: await collectionPaused(ctx.db.$client) };
@@ -56,13 +66,21 @@ export async function recordGatewaySignal(
     // and let more through than the threshold (the chaos suite saw 11 cards at a threshold of 10).
     await tx`select pg_advisory_xact_lock(hashtext(${BREAKER_LOCK}))`;
     await tx`insert into gateway_signals (signal, subject) values (${signal}::breaker_signal, ${subject}::uuid)`;
+    // Open already: there is nothing to decide, and an open breaker is never moved.
+    if (await collectionPaused(tx)) return { paused: true };
     const rows = await tx<{ signal: BreakerSignal; count: string }[]>`
       select signal::text as signal, count(distinct coalesce(subject::text, id::text)) as count
       from gateway_signals
       where created_at > greatest(now() - make_interval(secs => ${window}),
         coalesce((select closed_at from gateway_breaker where id = 1), '-infinity'))
       group by signal`;
-    const counts: BreakerCounts = { token_refused: 0, not_found: 0, auth_refused: 0, found: 0 };
+    const counts: BreakerCounts = {
+      token_refused: 0,
+      not_found: 0,
+      auth_refused: 0,
+      found: 0,
+      status_check_failed: 0,
+    };
     const tally: Record<string, number> = counts;
     for (const row of rows) tally[row.signal] = pgInteger(row.count);
     const verdict = breakerVerdict(counts, breakerThresholds(ctx.config), window);

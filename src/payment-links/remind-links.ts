@@ -27,6 +27,10 @@ import { settleCheckout } from "./settle-checkout.js";
  *   invoices it), the subscription unpaid or canceled, an open checkout superseded and watched.
  * Each step is a compare-and-set on reminders_sent under the subscription and charge locks, so
  * overlapping ticks send one reminder and end a charge once.
+ *
+ * `holdEnds` (the gateway circuit breaker is open): checkouts are still asked about and reminders
+ * still go, but no charge is ended: the customer may have found the gateway unable to take the
+ * payment, which is no reason to condemn them; the link stays due and ends once collection resumes.
  */
 export const MAX_LINK_STEPS_PER_TICK = 200;
 const ACTOR = "payment-links";
@@ -53,7 +57,10 @@ export interface LinkSweep {
   paid: number;
 }
 
-export async function remindPaymentLinks(ctx: Ctx, options: { batchSize: number }): Promise<LinkSweep> {
+export async function remindPaymentLinks(
+  ctx: Ctx,
+  options: { batchSize: number; holdEnds?: boolean },
+): Promise<LinkSweep> {
   const sweep: LinkSweep = { reminded: 0, ended: 0, paid: 0 };
   const now = ctx.clock.now();
   const due = await ctx.db.$client<DueRow[]>`
@@ -87,6 +94,7 @@ export async function remindPaymentLinks(ctx: Ctx, options: { batchSize: number 
     }
     const link = { sentAt: pgInstant(row.sent_at), remindersSent: row.reminders_sent };
     const step = nextLinkStep(ctx.dunning, link, ctx.config.PAYMENT_LINK_GRACE_DAYS);
+    if (step.kind === "end" && options.holdEnds === true) continue;
     const done = await ctx.db.$client.begin((tx) => takeStep(ctx, tx, row, step));
     if (done) sweep[step.kind === "remind" ? "reminded" : "ended"] += 1;
   }

@@ -38,8 +38,16 @@ import { leaseOf } from "./hand-out.js";
  *  10. take the next step of payment links that are due: a reminder, or the dunning policy's
  *      terminal action once reminders ran out (payment-links/).
  *
- * While the gateway circuit breaker is open (breaker/) the tick does nothing at all: no charge is
- * handed out, no invoice created, no card stopped, until an operator resumes collection.
+ * While the gateway circuit breaker is open (breaker/) the tick stops what takes money or condemns
+ * someone, until an operator resumes collection: nothing is billed or handed out to be charged
+ * (0–3), no invoice is created (5), no card stopped (6), no payment link's collection ended (10).
+ * Every read goes on, and so does the refund of a duplicate: charges with an open attempt are
+ * reconciled (4: their job asks CheckStatus and sends nothing new), refunds reconciled (7), late
+ * payments found, applied and their duplicates refunded (8), enrolments settled (9), payment links'
+ * checkouts asked about and their reminders sent (10: paying a link is the customer's own act).
+ * A gateway that applies payments late is what opens the breaker on "not found"; the payments it
+ * then applies must not wait for an operator, or customers who paid keep unpaid charges and the
+ * periods charged twice stay unrefunded.
  *
  * "Now" is read once from the billing clock, so the whole pass agrees on it (a caller with a shared
  * clock refreshes it first: startTickWorker does).
@@ -81,26 +89,12 @@ export interface TickResult {
   /** Payment links sent again, and charges by link whose reminders ran out unpaid. */
   linkReminders: number;
   linksEnded: number;
-  /** The gateway circuit breaker is open: the tick did nothing (breaker/). */
+  /** The gateway circuit breaker is open: only reads and refunds of duplicates ran (breaker/). */
   paused: boolean;
 }
 
-const IDLE: TickResult = {
-  chargesCreated: 0,
-  chargesEnqueued: 0,
-  reenqueued: 0,
-  invoicesEnqueued: 0,
-  tokenDeactivationsEnqueued: 0,
-  subscriptionsCanceled: 0,
-  refundsReconciled: 0,
-  lateChecks: 0,
-  latePaymentsFound: 0,
-  duplicatesRefunded: 0,
-  enrollmentsSwept: 0,
-  linkReminders: 0,
-  linksEnded: 0,
-  paused: false,
-};
+/** What the steps that take money or condemn come to while the breaker holds them. */
+const HELD = { chargesCreated: 0, chargesDispatched: 0, subscriptionsCanceled: 0 } as const;
 
 export const DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION = 12;
 
@@ -111,9 +105,12 @@ export async function runBillingTick(
   >,
   options: TickOptions = {},
 ): Promise<TickResult> {
-  if (await collectionPaused(ctx.db.$client)) {
-    ctx.logger.warn({ component: "scheduler" }, "billing tick paused: the gateway circuit breaker is open");
-    return { ...IDLE, paused: true };
+  const paused = await collectionPaused(ctx.db.$client);
+  if (paused) {
+    ctx.logger.warn(
+      { component: "scheduler" },
+      "billing tick: the gateway circuit breaker is open; only reads and refunds of duplicates run",
+    );
   }
   const now = ctx.clock.now();
   const batchSize = options.batchSize ?? ctx.config.BILLING_BATCH_SIZE;
@@ -122,21 +119,23 @@ export async function runBillingTick(
     ctx,
     options.redispatchAfterMs ?? ctx.config.CHARGE_REDISPATCH_AFTER_SECONDS * 1000,
   );
-  await applyScheduledPlanChanges(ctx, { now, batchSize });
-  const billing = await billDueSubscriptions(ctx, {
-    now,
-    batchSize,
-    maxPeriodsPerSubscription: options.maxPeriodsPerSubscription ?? DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION,
-  });
-  const due = await dispatchDueCharges(ctx, { now, batchSize, lease });
-  const resumed = await dispatchResumedCharges(ctx, { now, batchSize, lease });
+  if (!paused) await applyScheduledPlanChanges(ctx, { now, batchSize });
+  const billing = paused
+    ? HELD
+    : await billDueSubscriptions(ctx, {
+        now,
+        batchSize,
+        maxPeriodsPerSubscription: options.maxPeriodsPerSubscription ?? DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION,
+      });
+  const due = paused ? 0 : await dispatchDueCharges(ctx, { now, batchSize, lease });
+  const resumed = paused ? 0 : await dispatchResumedCharges(ctx, { now, batchSize, lease });
   const reenqueued = await dispatchStuckCharges(ctx, {
     batchSize,
     stuckAfterMs: options.stuckAfterMs ?? defaultQuietPeriodMs(ctx.config),
     lease,
   });
-  const invoicesEnqueued = await dispatchInvoices(ctx, { batchSize });
-  const tokenDeactivationsEnqueued = await dispatchTokenDeactivations(ctx, { batchSize });
+  const invoicesEnqueued = paused ? 0 : await dispatchInvoices(ctx, { batchSize });
+  const tokenDeactivationsEnqueued = paused ? 0 : await dispatchTokenDeactivations(ctx, { batchSize });
   const refundsReconciled = await dispatchRefunds(ctx, {
     batchSize,
     quietPeriodMs: options.refundQuietPeriodMs ?? defaultQuietPeriodMs(ctx.config),
@@ -144,7 +143,7 @@ export async function runBillingTick(
   const enrollments = await sweepPendingEnrollments(ctx, { batchSize });
   const late = await checkLatePayments(ctx, { batchSize });
   const duplicatesRefunded = await refundDuplicates(ctx, { batchSize });
-  const links = await remindPaymentLinks(ctx, { batchSize });
+  const links = await remindPaymentLinks(ctx, { batchSize, holdEnds: paused });
   const result: TickResult = {
     chargesCreated: billing.chargesCreated,
     chargesEnqueued: billing.chargesDispatched + due + resumed,
@@ -159,7 +158,7 @@ export async function runBillingTick(
     enrollmentsSwept: enrollments.settled + enrollments.expired + enrollments.failed,
     linkReminders: links.reminded,
     linksEnded: links.ended,
-    paused: false,
+    paused,
   };
   ctx.logger.debug({ component: "scheduler", now: now.toISO(), ...result }, "billing tick");
   return result;

@@ -26,15 +26,16 @@ export const gatewayBreaker = pgTable(
 
 /**
  * Signs of a systemic gateway failure, one row each (a card refused with -7, a payment we sent that
- * CheckStatus does not know, an authentication refusal), counted over the breaker's window. Rows
- * older than the window are only history; the count is served by the (signal, created_at) index.
+ * CheckStatus does not know, an authentication refusal, a status check that failed), counted over
+ * the breaker's window. Rows older than the window are only history; the count is served by the
+ * (signal, created_at) index.
  */
 export const gatewaySignals = pgTable(
   "gateway_signals",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     signal: breakerSignal("signal").notNull(),
-    /** What it is about: the payment method refused, or the attempt not found. */
+    /** What it is about: the payment method refused, or the attempt not found or not checked. */
     subject: uuid("subject"),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
   },

@@ -1,0 +1,1 @@
+ALTER TYPE "public"."breaker_signal" ADD VALUE 'status_check_failed';
