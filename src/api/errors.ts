@@ -33,7 +33,7 @@ function fieldErrors(issues: readonly ZodIssueLike[], context: string | undefine
       return unknownKeys.map((key) => ({
         field: field ? `${field}.${String(key)}` : String(key),
         location,
-        message: "unknown field",
+        message: location === "query" ? "unknown parameter" : "unknown field",
       }));
     }
     return [{ field: field || location, location, message }];

@@ -1,5 +1,5 @@
 /** Operators' tools over dunning: a run over due (or all) retrying charges, and "retry now". */
-export { type RetryNowResult, retryChargeNow } from "./retry-now.js";
+export { type PendingReason, type RetryNowResult, retryChargeNow } from "./retry-now.js";
 export {
   type CollectedCharge,
   type DunningChargeReport,
@@ -10,3 +10,12 @@ export {
   runDunning,
 } from "./run.js";
 export type { DunningSelection, SelectedCharge } from "./select-charges.js";
+export {
+  countCollections,
+  countDryRun,
+  type DunningBucket,
+  type DunningCounts,
+  type DunningSkipReason,
+  type Placement,
+  placeCollection,
+} from "./summary.js";

@@ -1,14 +1,16 @@
 import { type EngineContext, refreshClock } from "../context/index.js";
 import { type RetryNowResult, retryChargeNow } from "./retry-now.js";
 import { type DunningSelection, type SelectedCharge, selectDunningCharges } from "./select-charges.js";
+import { countCollections, countDryRun, type DunningCounts } from "./summary.js";
 
 /**
  * The operators' dunning run (CLI / API): collects now the retrying charges whose retry is due, or
  * every retrying charge with `all`, optionally of one subscription or customer. `dryRun` only lists
  * them; nothing is sent to the gateway. Otherwise each selected charge is collected now through
  * processCharge (retryChargeNow: reconcile first, claim, charge, record), at most `concurrency` at a
- * time, and the outcomes are summarised. The gateway rate limit of the charge queue does not apply
- * here; `concurrency` bounds the load.
+ * time, and the outcomes are summarised (summary.ts: a charge the workers took meanwhile is counted
+ * as skipped, not attempted). The gateway rate limit of the charge queue does not apply here;
+ * `concurrency` bounds the load.
  */
 export interface DunningRunOptions extends DunningSelection {
   readonly dryRun?: boolean;
@@ -36,15 +38,9 @@ export interface CollectedCharge extends SelectedCharge {
 /** A selected charge, with its outcome unless the run was dry. */
 export type DunningChargeReport = SelectedCharge | CollectedCharge;
 
-export interface DunningSummary {
+/** The counts add up: see summary.ts. */
+export interface DunningSummary extends DunningCounts {
   readonly dryRun: boolean;
-  /** Charges collected (0 on a dry run). */
-  readonly attempted: number;
-  readonly approved: number;
-  /** Declined, or ended because the card token cannot be used. */
-  readonly declined: number;
-  /** Still unknown or in flight: reconciliation continues on the charge queue. */
-  readonly unknown: number;
   readonly charges: readonly DunningChargeReport[];
 }
 
@@ -80,7 +76,7 @@ export async function runDunning(
   const now = await refreshClock(ctx.clock);
   const selected = await selectDunningCharges(ctx.db, options, now);
   if (options.dryRun) {
-    return { dryRun: true, attempted: 0, approved: 0, declined: 0, unknown: 0, charges: selected };
+    return { dryRun: true, ...countDryRun(selected.length), charges: selected };
   }
   const concurrency = options.concurrency ?? ctx.config.CHARGE_CONCURRENCY;
   if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
@@ -105,13 +101,5 @@ export async function runDunning(
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, selected.length) }, lane));
 
-  const count = (...kinds: DunningOutcome[]) => reports.filter((r) => kinds.includes(r.outcome)).length;
-  return {
-    dryRun: false,
-    attempted: reports.length,
-    approved: count("paid"),
-    declined: count("declined", "token_unusable"),
-    unknown: count("pending"),
-    charges: reports,
-  };
+  return { dryRun: false, ...countCollections(reports.map((report) => report.result)), charges: reports };
 }

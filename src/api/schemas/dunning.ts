@@ -1,6 +1,11 @@
 import { z } from "zod";
 import type { ReconcileHeldResult } from "../../charging/index.js";
-import type { DunningChargeReport, DunningSummary, RetryNowResult } from "../../dunning/index.js";
+import type {
+  DunningChargeReport,
+  DunningCounts,
+  DunningSummary,
+  RetryNowResult,
+} from "../../dunning/index.js";
 import { chargeSchema } from "./charges.js";
 import { moneySchema, presentMoney, timestamp } from "./common.js";
 
@@ -49,13 +54,34 @@ const dunningChargeSchema = z.object({
   detail: z.string().nullable(),
 });
 
+const count = z.number().int().min(0);
+
+/** The counts add up (dunning/summary.ts): selected = attempted + skipped. */
 export const dunningSummarySchema = z
   .object({
     dry_run: z.boolean(),
-    attempted: z.number().int(),
-    approved: z.number().int(),
-    declined: z.number().int().describe("Declined, or ended because the card cannot be used"),
-    unknown: z.number().int().describe("Still being reconciled with the gateway"),
+    selected: count.describe("Charges the run selected: attempted + skipped"),
+    attempted: count.describe(
+      "Charges the run collected itself: approved + declined + unknown + needs_review + deferred + failed",
+    ),
+    approved: count,
+    declined: count.describe("Declined, or ended because the card cannot be used"),
+    unknown: count.describe("Still being reconciled with the gateway"),
+    needs_review: count.describe(
+      "Held for an operator: the gateway rejected the request, or reconciliation gave up",
+    ),
+    deferred: count.describe(
+      "The gateway took nothing (not reached, or a card refusal to confirm); the charge is due again later",
+    ),
+    failed: count.describe("The collection failed with an error; see the charge's detail"),
+    skipped: count.describe(
+      "Selected but not attempted: a charge worker claimed, settled or is still sending it, it is no longer due, collection is paused, … (every charge of a dry run)",
+    ),
+    skip_reasons: z
+      .record(z.string(), count)
+      .describe(
+        "Skipped charges by reason, e.g. claimed_elsewhere, in_flight_elsewhere, settled, not_due, needs_review, collection_paused, dry_run; only reasons that occurred",
+      ),
     charges: z.array(dunningChargeSchema),
   })
   .meta({ id: "DunningSummary" });
@@ -91,13 +117,26 @@ function presentReport(report: DunningChargeReport): z.infer<typeof dunningCharg
   };
 }
 
+/** The counts in the API's snake_case; the CLI shows the same. */
+export function presentDunningCounts(counts: DunningCounts) {
+  return {
+    selected: counts.selected,
+    attempted: counts.attempted,
+    approved: counts.approved,
+    declined: counts.declined,
+    unknown: counts.unknown,
+    needs_review: counts.needsReview,
+    deferred: counts.deferred,
+    failed: counts.failed,
+    skipped: counts.skipped,
+    skip_reasons: { ...counts.skipReasons },
+  };
+}
+
 export function presentDunningSummary(summary: DunningSummary): z.infer<typeof dunningSummarySchema> {
   return {
     dry_run: summary.dryRun,
-    attempted: summary.attempted,
-    approved: summary.approved,
-    declined: summary.declined,
-    unknown: summary.unknown,
+    ...presentDunningCounts(summary),
     charges: summary.charges.map(presentReport),
   };
 }

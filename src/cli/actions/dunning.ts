@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { type DunningChargeReport, runDunning } from "../../dunning/index.js";
+import { presentDunningCounts } from "../../api/schemas/dunning.js";
+import { type DunningChargeReport, type DunningCounts, runDunning } from "../../dunning/index.js";
 import { toDecimalString } from "../../money/index.js";
 import type { Cli } from "../cli.js";
 import { type Progress, table } from "../output.js";
@@ -22,6 +23,24 @@ function presentReport(report: DunningChargeReport) {
         }
       : {}),
   };
+}
+
+/**
+ * The closing line of a run: what was selected, split into what the run attempted and what it
+ * skipped (the workers had it, …), so that the numbers shown add up. Rare buckets only when used.
+ */
+export function runLine(counts: DunningCounts): string {
+  const outcomes = [
+    `${counts.approved} approved`,
+    `${counts.declined} declined`,
+    `${counts.unknown} unknown`,
+    ...(counts.needsReview > 0 ? [`${counts.needsReview} held for review`] : []),
+    ...(counts.deferred > 0 ? [`${counts.deferred} deferred`] : []),
+    ...(counts.failed > 0 ? [`${counts.failed} failed`] : []),
+  ];
+  const reasons = Object.entries(counts.skipReasons).map(([reason, n]) => `${n} ${reason}`);
+  const skipped = `skipped ${counts.skipped}${reasons.length > 0 ? ` (${reasons.join(", ")})` : ""}`;
+  return `selected ${counts.selected}: attempted ${counts.attempted} (${outcomes.join(", ")}), ${skipped}`;
 }
 
 /** `billing dunning run`: collects the retrying charges now, through the engine. */
@@ -48,21 +67,12 @@ export async function run(
     )
     .finally(() => progress?.stop());
   const charges = summary.charges.map(presentReport);
-  const shown = {
-    dry_run: summary.dryRun,
-    attempted: summary.attempted,
-    approved: summary.approved,
-    declined: summary.declined,
-    unknown: summary.unknown,
-    charges,
-  };
+  const shown = { dry_run: summary.dryRun, ...presentDunningCounts(summary), charges };
   output.result(shown, () =>
     [
       table(charges, ["charge_id", "subscription_id", "amount", "currency", "attempt_count", "outcome"]),
       "",
-      summary.dryRun
-        ? `${charges.length} charge(s) would be collected (dry run)`
-        : `attempted ${summary.attempted}: ${summary.approved} approved, ${summary.declined} declined, ${summary.unknown} unknown`,
+      summary.dryRun ? `${charges.length} charge(s) would be collected (dry run)` : runLine(summary),
     ].join("\n"),
   );
 }

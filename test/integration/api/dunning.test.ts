@@ -97,7 +97,13 @@ describe("dunning run", () => {
 
     const dry = await api.call("POST", "/v1/dunning/run", { body: { dry_run: true } });
     expect(dry.statusCode).toBe(200);
+    // A dry run attempts nothing: what it selected is all skipped, so the counts still add up.
     expect(dry.json()).toMatchObject({ dry_run: true, attempted: 0 });
+    expect(dry.json().selected).toBe(dry.json().charges.length);
+    expect(dry.json()).toMatchObject({
+      skipped: dry.json().selected,
+      skip_reasons: { dry_run: dry.json().selected },
+    });
     const listed = dry.json().charges.map((c: { charge_id: string }) => c.charge_id);
     expect(listed).toContain(due.chargeId);
     expect(listed).not.toContain(later.chargeId);
@@ -111,7 +117,20 @@ describe("dunning run", () => {
     );
 
     const run = await api.call("POST", "/v1/dunning/run", { body: { subscription_id: due.subscriptionId } });
-    expect(run.json()).toMatchObject({ dry_run: false, attempted: 1, approved: 1, declined: 0, unknown: 0 });
+    expect(run.json()).toEqual({
+      dry_run: false,
+      selected: 1,
+      attempted: 1,
+      approved: 1,
+      declined: 0,
+      unknown: 0,
+      needs_review: 0,
+      deferred: 0,
+      failed: 0,
+      skipped: 0,
+      skip_reasons: {},
+      charges: [expect.objectContaining({ charge_id: due.chargeId, outcome: "paid" })],
+    });
     expect(run.json().charges[0]).toMatchObject({ charge_id: due.chargeId, outcome: "paid" });
 
     // `all` takes retries that are not due yet; the paid one is no longer retrying.

@@ -6,6 +6,7 @@ import { type ApiHarness, createApiHarness, PLAN_BODY } from "./support.js";
  * Every route refuses invalid input as a problem naming the offending field, before doing
  * anything. The routes come from the OpenAPI document, so a new route is covered too:
  * - a POST with an unknown field in its body: 400 naming that field;
+ * - a GET with a query parameter it does not document: 400 naming that parameter;
  * - a list with a page size out of range: 400 naming `limit`;
  * - an id in the path that cannot be an id: 404, like any id that names nothing.
  */
@@ -53,6 +54,20 @@ describe("validation on every route", () => {
         location: "body",
         message: "unknown field",
       });
+    }
+  });
+
+  it("names an unknown query parameter of every GET", async () => {
+    const gets = operations.filter((o) => o.method === "GET");
+    expect(gets.length).toBe(22);
+    for (const operation of gets) {
+      const response = await api.call("GET", `${withId(operation.path, randomUUID())}?bogus=1`);
+      const label = `GET ${operation.path}`;
+      expect(response.statusCode, label).toBe(400);
+      expect(response.headers["content-type"], label).toMatch(/^application\/problem\+json/);
+      expect(response.json().errors, label).toEqual([
+        { field: "bogus", location: "query", message: "unknown parameter" },
+      ]);
     }
   });
 

@@ -260,7 +260,18 @@ describe("billing CLI", () => {
       [subs.bob.subscription_id, subs.carol.subscription_id].sort(),
     );
     const run = jsonOf(await billing("dunning", "run"));
-    expect(run).toMatchObject({ attempted: 2, approved: 0, declined: 2, unknown: 0 });
+    expect(run).toMatchObject({
+      selected: 2,
+      attempted: 2,
+      approved: 0,
+      declined: 2,
+      unknown: 0,
+      needs_review: 0,
+      deferred: 0,
+      failed: 0,
+      skipped: 0,
+      skip_reasons: {},
+    });
     const [bobCharge] = await chargeOf(subs.bob.subscription_id);
     expect(bobCharge).toMatchObject({ status: "retrying", attempt_count: 2 });
 
