@@ -27,6 +27,14 @@ export function toDuration(input: Duration | string | { [unit: string]: number }
   return duration;
 }
 
+/**
+ * Whether any unit of the duration is negative. A clock that only goes forwards refuses those, not
+ * just a negative total: "P1M-29D" totals one casual day, yet from 1 February it lands on 31 January.
+ */
+export function hasNegativePart(duration: Duration): boolean {
+  return Object.values(duration.toObject()).some((value) => value < 0);
+}
+
 export function toInstant(input: DateTime | Date | string): DateTime {
   const instant =
     typeof input === "string"
@@ -75,7 +83,7 @@ export class ControllableClock implements Clock {
 
   advance(by: Duration | string | { [unit: string]: number }): DateTime {
     const duration = toDuration(by);
-    if (duration.toMillis() < 0) {
+    if (duration.toMillis() < 0 || hasNegativePart(duration)) {
       throw new RangeError("a clock only advances forwards; use set() to go back");
     }
     this.current = this.current.plus(duration).toUTC();

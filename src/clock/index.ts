@@ -2,6 +2,7 @@ export {
   type Clock,
   ControllableClock,
   type ControllableClockOptions,
+  hasNegativePart,
   systemClock,
   toDuration,
   toInstant,

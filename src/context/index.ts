@@ -4,6 +4,7 @@
  */
 export type { EngineContext } from "./engine-context.js";
 export {
+  ClockBackwardsError,
   type ClockStore,
   createDatabaseClock,
   createSharedClock,
@@ -12,6 +13,7 @@ export {
   type InstantInput,
   isSharedClock,
   refreshClock,
+  type SetOptions,
   type SharedClock,
   type SharedClockOptions,
 } from "./shared-clock.js";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { DateTime, Duration } from "luxon";
-import { type Clock, systemClock, toDuration, toInstant } from "../clock/index.js";
+import { type Clock, hasNegativePart, systemClock, toDuration, toInstant } from "../clock/index.js";
 import type { Db } from "../db/index.js";
 import { clockState } from "../db/schema/index.js";
 
@@ -11,7 +11,11 @@ import { clockState } from "../db/schema/index.js";
  *   and tick wrappers call first (refreshClock), so one job reads one instant from start to end;
  * - now() is synchronous and answers the instant of the last refresh, set or advance;
  * - advance() moves the stored instant (not this process's possibly stale copy) under a row lock,
- *   so concurrent advances add up, and it never moves backwards; only set() may go back;
+ *   so concurrent advances add up, and it never moves backwards (no unit of its duration is
+ *   negative);
+ * - set() refuses an instant before the stored one (ClockBackwardsError) unless told `backwards`:
+ *   a running engine has already billed up to the stored instant, so going back is the operator's
+ *   deliberate choice. The stored instant is compared under the same row lock, not a stale copy;
  * - onChange sees the first reading and every change, so an in-process simulator's clock follows.
  */
 
@@ -26,11 +30,27 @@ export interface ClockStore {
   update(change: (current: DateTime | undefined) => DateTime): Promise<DateTime>;
 }
 
+/** set() was asked for an instant before the stored one, without `backwards`. */
+export class ClockBackwardsError extends RangeError {
+  constructor(
+    readonly current: DateTime,
+    readonly asked: DateTime,
+  ) {
+    super(`the billing clock is at ${current.toISO()}; ${asked.toISO()} is before it`);
+    this.name = "ClockBackwardsError";
+  }
+}
+
+export interface SetOptions {
+  /** Allows an instant before the stored one. */
+  backwards?: boolean;
+}
+
 export interface SharedClock extends Clock {
   /** Reads the stored instant into the cache and returns it. */
   refresh(): Promise<DateTime>;
-  /** Stores `instant` (the past included) for every process. */
-  set(instant: InstantInput): Promise<DateTime>;
+  /** Stores `instant` for every process; the past only with `backwards` (ClockBackwardsError). */
+  set(instant: InstantInput, options?: SetOptions): Promise<DateTime>;
   /** Moves the stored instant forwards by an ISO duration such as "P1D"; negative durations throw. */
   advance(by: DurationInput): Promise<DateTime>;
 }
@@ -62,13 +82,20 @@ export async function createSharedClock(
     async refresh() {
       return remember((await store.read()) ?? current);
     },
-    async set(instant) {
+    async set(instant, { backwards = false } = {}) {
       const target = toInstant(instant);
-      return remember(await store.update(() => target));
+      return remember(
+        await store.update((stored) => {
+          if (!backwards && stored !== undefined && target < stored) {
+            throw new ClockBackwardsError(stored, target);
+          }
+          return target;
+        }),
+      );
     },
     async advance(by) {
       const duration = toDuration(by);
-      if (duration.toMillis() < 0) {
+      if (duration.toMillis() < 0 || hasNegativePart(duration)) {
         throw new RangeError("the billing clock only advances forwards; use set() to go back");
       }
       return remember(await store.update((stored) => (stored ?? current).plus(duration).toUTC()));

@@ -40,7 +40,8 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
   /**
    * Calls `listener` once if the server exits without stop() having been called (it crashed or
-   * was killed), with a sentence saying how. Nothing that uses the database can work after that.
+   * was killed), with a sentence saying how and where its data is. Nothing that uses the database
+   * can work after that.
    */
   onUnexpectedExit(listener: (how: string) => void): void;
 }
@@ -214,7 +215,7 @@ export async function startEmbeddedPostgres(
         const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
           if (stopping) return;
           const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-          listener(`the embedded PostgreSQL (pid ${running.pid}) ${how}`);
+          listener(`the embedded PostgreSQL (pid ${running.pid}, data in ${clusterDir}) ${how}`);
         };
         if (running.exitCode !== null || running.signalCode !== null) {
           onExit(running.exitCode, running.signalCode);

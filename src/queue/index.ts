@@ -6,6 +6,12 @@ export type {
   BillingWorker,
   WorkerSettings,
 } from "./backend.js";
+export { type BriefError, briefError, isConnectionError } from "./connection-error.js";
+export {
+  type ConnectionErrorLog,
+  type ConnectionErrorLogOptions,
+  connectionErrorLog,
+} from "./connection-error-log.js";
 export { type QueueDepth, queueDepth, queueDepths } from "./depths.js";
 export {
   type ChargeEnqueueOptions,
@@ -62,4 +68,5 @@ export {
   type SchedulerTemplate,
 } from "./queue-system.js";
 export { assertRedisReachable, RedisUnreachableError } from "./redis-reachable.js";
+export { runLoopGuard, SPIN_LIMIT } from "./run-loop-guard.js";
 export type { PayloadProcessor } from "./validating-processor.js";

@@ -1,5 +1,6 @@
 import { createPostgresBackend, type PostgresPoolConfig, withBackend } from "bullmq";
 import type { BackendBinding, BillingQueue, BillingQueueEvents, BillingWorker } from "./backend.js";
+import { ListenedPoolClient, listenOnEveryPgClient } from "./pg-pool-client.js";
 
 const { Queue, Worker, QueueEvents } = withBackend(createPostgresBackend);
 
@@ -16,14 +17,17 @@ const MAX_WORKER_POOL_SIZE = 10;
  * with a config BullMQ owns the pool, runs its schema migrations on connect (`migrate: true`,
  * serialised across processes by an advisory lock), applies the schema to `search_path`, and opens
  * a worker's LISTEN connection outside the pool, so a small pool cannot deadlock against a parked
- * LISTEN. A shared pool would skip all three. The cost is one small pool per object.
+ * LISTEN. A shared pool would skip all three. The cost is one small pool per object. Every client
+ * BullMQ makes is a ListenedPoolClient, so a database that dies under them is not a crash.
  */
 export function postgresBinding(databaseUrl: string, schema: string): BackendBinding {
+  listenOnEveryPgClient();
   const connection = (max: number): PostgresPoolConfig => ({
     connectionString: databaseUrl,
     schema,
     migrate: true,
     max,
+    Client: ListenedPoolClient,
   });
 
   return {

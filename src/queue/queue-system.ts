@@ -8,11 +8,14 @@ import type {
   BillingWorker,
   WorkerSettings,
 } from "./backend.js";
+import { isConnectionError } from "./connection-error.js";
+import { connectionErrorLog } from "./connection-error-log.js";
 import { DEFAULT_RETRY_POLICY, defaultJobOptions, type RetryPolicy } from "./job-options.js";
 import { ALL_QUEUE_NAMES, JOB_NAMES, type QueueName } from "./names.js";
 import { type PayloadInputOf, payloadSchema } from "./payloads.js";
 import { postgresBinding } from "./postgres-binding.js";
 import { redisBinding } from "./redis-binding.js";
+import { runLoopGuard } from "./run-loop-guard.js";
 import { type PayloadProcessor, validatingProcessor } from "./validating-processor.js";
 
 export interface QueueSystemOptions {
@@ -80,6 +83,8 @@ export function createQueueSystem(options: QueueSystemOptions): QueueSystem {
     throw new Error(`queue prefix ${JSON.stringify(prefix)} must match ${PREFIX}`);
   }
   const logger = (options.logger ?? silentLogger).child({ component: "queue" });
+  // One log for every queue, worker and listener: a lost backend is one outage, told once.
+  const logError = connectionErrorLog(logger);
   const binding = chooseBinding(options, prefix);
   const jobOptions = defaultJobOptions({ ...DEFAULT_RETRY_POLICY, ...options.retry });
   const queues = new Map<QueueName, BillingQueue>();
@@ -97,7 +102,7 @@ export function createQueueSystem(options: QueueSystemOptions): QueueSystem {
     if (!existing) {
       existing = binding.queue(name, jobOptions);
       // An unhandled 'error' event would crash the process; connection errors are retried by BullMQ.
-      existing.on("error", (err) => logger.error({ err, queue: name }, "queue error"));
+      existing.on("error", (err) => logError(err, { queue: name }, "queue error"));
       queues.set(name, existing);
     }
     return existing;
@@ -122,7 +127,21 @@ export function createQueueSystem(options: QueueSystemOptions): QueueSystem {
     worker(name, processor, settings = {}) {
       assertOpen();
       const worker = binding.worker(name, validatingProcessor(name, processor), settings);
-      worker.on("error", (err) => logger.error({ err, queue: name }, "worker error"));
+      let lastError: unknown;
+      const spinning = runLoopGuard(() => {
+        // Lost connections were told already; what follows from them is detail.
+        const level = isConnectionError(lastError) ? "debug" : "warn";
+        logger[level](
+          { queue: name },
+          "the worker's run loop fails without waiting; closing it for a restart",
+        );
+        worker.close().catch((err: unknown) => logError(err, { queue: name }, "closing the worker failed"));
+      });
+      worker.on("error", (err) => {
+        lastError = err;
+        logError(err, { queue: name }, "worker error");
+        spinning();
+      });
       worker.on("failed", (job, err) =>
         logger.warn({ err, queue: name, jobId: job?.id, attemptsMade: job?.attemptsMade }, "job failed"),
       );
@@ -134,7 +153,7 @@ export function createQueueSystem(options: QueueSystemOptions): QueueSystem {
       let existing = listeners.get(name);
       if (!existing) {
         existing = binding.events(name);
-        existing.on("error", (err) => logger.error({ err, queue: name }, "queue events error"));
+        existing.on("error", (err) => logError(err, { queue: name }, "queue events error"));
         listeners.set(name, existing);
       }
       return existing;

@@ -70,10 +70,15 @@ async function closeAll(closers: (() => Promise<unknown> | unknown)[], logger: L
 
 /**
  * When the embedded PostgreSQL this process started dies, the process exits 1 at once with one
- * line on stderr: nothing can work without the database, and a graceful close would only wait on it.
+ * line on stderr, saying where the data is and how to go on: nothing can work without the
+ * database, and a graceful close would only wait on it. The errors its connections raise meanwhile
+ * are one outage, logged once (queue-error-log.ts), so this line is not lost under them.
  */
 function exitOnDatabaseExit(how: string): never {
-  process.stderr.write(`error: ${how}; the engine cannot run without its database, exiting\n`);
+  process.stderr.write(
+    `error: ${how}; the engine cannot run without its database and is exiting. ` +
+      "Start the engine again (npm start) to restart it; its data is kept\n",
+  );
   process.exit(1);
 }
 

@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { Logger } from "../logger/index.js";
+import { connectionErrorLog } from "../queue/index.js";
 import { DEFAULT_RESTART_POLICY, nextRestart, type RestartPolicy } from "./restart-policy.js";
 
 /**
@@ -7,8 +8,10 @@ import { DEFAULT_RESTART_POLICY, nextRestart, type RestartPolicy } from "./resta
  * loop dies) is logged and started again after the backoff of restart-policy.ts, and the other
  * roles carry on. The first start is not retried: a role that cannot start at boot fails the
  * start, so a misconfiguration shows at once. Once stop() is called nothing restarts any more, so
- * a graceful shutdown that closes the roles is not mistaken for their failure. Wall time, not the
- * billing clock: this measures the process.
+ * a graceful shutdown that closes the roles is not mistaken for their failure. Roles that fail
+ * because their connection was lost (their database or Redis gone) fail together and again at every
+ * restart: that outage is logged once (connection-error-log.ts), other failures each time. Wall
+ * time, not the billing clock: this measures the process.
  */
 
 /** Stops a running role, letting the work in hand finish. */
@@ -76,6 +79,7 @@ export async function superviseRoles(
   const now = options.now ?? (() => performance.now());
   const schedule = options.schedule ?? timerSchedule;
   const policy = options.policy ?? DEFAULT_RESTART_POLICY;
+  const logFailure = connectionErrorLog(logger, { now });
   const slots: Slot[] = [];
   let stopping = false;
 
@@ -118,8 +122,9 @@ export async function superviseRoles(
     slot.stopRunning = undefined;
     const decision = nextRestart(slot.failures, { startedAt: slot.startedAt, failedAt: now() }, policy);
     slot.failures = decision.failures;
-    logger.error(
-      { err: error, role: slot.role.name, failures: decision.failures, restartInMs: decision.delayMs },
+    logFailure(
+      error,
+      { role: slot.role.name, failures: decision.failures, restartInMs: decision.delayMs },
       "role failed; restarting it",
     );
     options.onRestart?.({ role: slot.role.name, ...decision, error });

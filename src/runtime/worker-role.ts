@@ -6,14 +6,18 @@ import type { StopRole, SupervisedRole } from "./supervisor.js";
  * A role that runs as a BullMQ worker, under supervision (supervisor.ts). The worker has failed
  * when it stops without being asked to: it emits 'closed' though nobody here closed it, or it
  * emits an 'error' after its run loop ended (BullMQ reports a loop that threw that way, and keeps
- * running after every other error, such as a dropped connection it retries).
+ * running after every other error, such as a dropped connection it retries). A worker that closed
+ * by itself is reported with the last error it emitted as the cause, which says why (a lost
+ * connection is then logged as part of its outage, supervisor.ts).
  */
 export function watchWorker(worker: BillingWorker, failed: (error: unknown) => void): StopRole {
   let stopping = false;
+  let lastError: unknown;
   worker.on("closed", () => {
-    if (!stopping) failed(new Error("the worker closed unexpectedly"));
+    if (!stopping) failed(new Error("the worker closed unexpectedly", { cause: lastError }));
   });
   worker.on("error", (error) => {
+    lastError = error;
     if (!stopping && !worker.isRunning() && worker.closing === undefined) failed(error);
   });
   return () => {

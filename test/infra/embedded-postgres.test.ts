@@ -63,7 +63,9 @@ describe("startEmbeddedPostgres", () => {
     const postmaster = await readFile(path.join(dataDir, "pgdata", "postmaster.pid"), "utf8");
     const pid = Number(postmaster.split("\n")[0]);
     process.kill(pid, "SIGKILL");
-    expect(await died).toBe(`the embedded PostgreSQL (pid ${pid}) was killed by SIGKILL`);
+    expect(await died).toBe(
+      `the embedded PostgreSQL (pid ${pid}, data in ${path.join(dataDir, "pgdata")}) was killed by SIGKILL`,
+    );
     await second.stop();
   }, 30_000);
 

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +9,9 @@ import { Sim, START, waitFor } from "./harness.js";
 
 /** Simulator-only: GATEWAY_SIM_STATE_FILE / the stateFile option keeps the state across restarts. */
 const EXIT_AFTER_CHANGE = fileURLToPath(new URL("./exit-after-change.ts", import.meta.url));
+/** Windows has no POSIX modes to check. */
+const posixModes = process.platform !== "win32";
+const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 let dir: string;
 let stateFile: string;
 const running: Sim[] = [];
@@ -113,6 +116,23 @@ describe("a restart on the same state file", () => {
     expect(await readdir(dir)).toEqual(["state.json"]);
   });
 
+  // It holds card tokens and the merchant's API key, like the engine's other secret files.
+  it.runIf(posixModes)("is readable by its owner only, a looser file made so by the next save", async () => {
+    const first = await start();
+    await first.enroll({ kind: "autosave", orderId: "first" });
+    await stop(first);
+    expect(await modeOf(stateFile)).toBe(0o600);
+
+    await chmod(stateFile, 0o644);
+    const second = await start();
+    await second.enroll({ kind: "autosave", orderId: "second" });
+    await waitFor(async () => {
+      const text = await readFile(stateFile, "utf8").catch(() => "");
+      return text.includes('"second"') ? true : undefined;
+    });
+    expect(await modeOf(stateFile)).toBe(0o600);
+  });
+
   it("saves a change still waiting in the window when the process exits without closing it", async () => {
     const child = spawnSync(process.execPath, ["--import", "tsx", EXIT_AFTER_CHANGE, stateFile], {
       encoding: "utf8",
@@ -124,6 +144,7 @@ describe("a restart on the same state file", () => {
     };
     expect(saved.merchants.merchants.map((merchant) => merchant.name)).toContain("saved-on-exit");
     expect(await readdir(dir)).toEqual(["state.json"]);
+    if (posixModes) expect(await modeOf(stateFile)).toBe(0o600);
   });
 
   it("keeps requests a delayed_apply fault is holding, and applies them when due", async () => {

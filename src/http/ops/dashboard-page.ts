@@ -89,7 +89,7 @@ ${can("resume") ? html`<form method="post" action="/ops/breaker/resume"><input t
     : raw("");
   const enrollments = a.enrollments.items.map(
     (e) =>
-      html`<tr><td>${e.subscriptionId.slice(0, 8)}</td><td>${e.customerEmail}</td><td>${e.note}</td><td>${when(e.since)}</td></tr>`,
+      html`<tr><td>${e.subscriptionId.slice(0, 8)}</td><td><bdi>${e.customerEmail}</bdi></td><td>${e.note}</td><td>${when(e.since)}</td></tr>`,
   );
   const invoices = a.failedInvoices.items.map(
     (i) =>
@@ -158,7 +158,7 @@ function upcoming(s: OpsSnapshot): Raw {
   );
   const cards = s.upcoming.expiringCards.first.map(
     (c) =>
-      html`<tr><td>${c.customerEmail}</td><td>•••• ${c.cardLast4 ?? "????"}</td><td>${when(c.expiresAt)}</td></tr>`,
+      html`<tr><td><bdi>${c.customerEmail}</bdi></td><td>•••• ${c.cardLast4 ?? "????"}</td><td>${when(c.expiresAt)}</td></tr>`,
   );
   return html`<section id="upcoming"><h2>Coming up</h2><div class="grid2">
 <div class="panel" id="renewals"><h3>Renewals</h3><table><thead><tr><th></th><th class="num">Subscriptions</th><th class="num">Amount</th></tr></thead><tbody>${renewals}</tbody></table></div>

@@ -3,7 +3,8 @@ import { toDecimalString } from "../../money/index.js";
 /**
  * HTML for the ops dashboard, built as strings on the server. Every value from the database or the
  * request goes through esc(); the pages carry no inline script or style, so the Content-Security-Policy
- * (see routes.ts) can forbid both.
+ * (see routes.ts) can forbid both. Text a merchant, a customer or an operator gave (names, e-mail
+ * addresses, subjects) is shown in <bdi>, so a right-to-left override in it cannot reorder the page.
  */
 
 const ENTITIES: Record<string, string> = {
@@ -57,7 +58,7 @@ export interface LayoutOptions {
 
 export function layout(options: LayoutOptions, body: Raw): string {
   const user = options.session
-    ? html`<div class="who">${options.session.keyName}
+    ? html`<div class="who"><bdi>${options.session.keyName}</bdi>
         <form method="post" action="/ops/logout"><input type="hidden" name="csrf" value="${options.session.csrfToken}"><button class="link" type="submit">Log out</button></form></div>`
     : raw("");
   // The pages of a signed-in operator: the dashboard and the mailbox.

@@ -72,7 +72,7 @@ function row(message: MessageSummary, filter: MailboxFilter): Raw {
   const customer = mailboxHref({ ...filter, after: undefined, customer: message.customerId });
   return html`<tr data-message="${message.id}">
 <td><a href="/ops/messages/${message.id}">${at(message.createdAt)}</a></td>
-<td><a href="${customer}" title="this customer's messages">${message.toAddress}</a></td>
+<td><a href="${customer}" title="this customer's messages"><bdi>${message.toAddress}</bdi></a></td>
 <td>${message.kind}${message.resendOf ? html` <span class="muted">(resend)</span>` : ""}</td>
 <td>${message.language}</td>
 <td><span class="status-${message.status}">${message.status}</span>${message.lastResponse ? html`<div class="muted clip" title="${message.lastResponse}">${message.lastResponse}</div>` : ""}</td>

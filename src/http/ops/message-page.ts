@@ -29,8 +29,8 @@ const link = (href: string, text: string) => html`<a href="${href}"><code>${text
 
 function facts(m: MessageDetail): Raw {
   return html`<dl class="facts" id="message-facts">
-<dt>To</dt><dd>${m.toAddress}</dd>
-<dt>Subject</dt><dd id="message-subject">${m.subject ?? html`<span class="muted">not rendered yet</span>`}</dd>
+<dt>To</dt><dd><bdi>${m.toAddress}</bdi></dd>
+<dt>Subject</dt><dd id="message-subject">${m.subject === null ? html`<span class="muted">not rendered yet</span>` : html`<bdi>${m.subject}</bdi>`}</dd>
 <dt>Message-ID</dt><dd><code>${m.messageId ?? "–"}</code></dd>
 <dt>Kind</dt><dd>${m.kind}</dd>
 <dt>Language</dt><dd>${m.language}</dd>

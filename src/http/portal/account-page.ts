@@ -9,7 +9,7 @@ import type {
   PortalSession,
 } from "../../portal/index.js";
 import { html, money, type Raw } from "../ops/html.js";
-import { amount, card, date, fill } from "./format.js";
+import { amount, card, date, fill, name, nameInText } from "./format.js";
 import type { Language, NoticeKey, PortalText } from "./i18n.js";
 import { portalLayout } from "./layout.js";
 
@@ -68,7 +68,7 @@ function actions(sub: AccountSubscription, input: AccountPageInput): Raw {
   if (isLive(sub.status) && !sub.cancelAtPeriodEnd && choices.length > 0) {
     const options = choices.map(
       (plan) =>
-        html`<option value="${plan.id}">${plan.name} — ${money(plan.amountMinor, plan.currency)}</option>`,
+        html`<option value="${plan.id}">${nameInText(plan.name)} — ${money(plan.amountMinor, plan.currency)}</option>`,
     );
     forms.push(html`<form method="post" action="${base}/plan" class="plan-change">${hidden(session.csrfToken, language)}
 <label for="plan-${sub.id}">${text.changeTo}</label>
@@ -85,10 +85,10 @@ function subscriptionCard(sub: AccountSubscription, input: AccountPageInput): Ra
     isLive(sub.status) && sub.cancelAtPeriodEnd
       ? html`<p class="pending" data-pending-cancel>${fill(text.endsOn, { date: date(sub.currentPeriodEnd ?? sub.nextBillingAt, text, zone) })}</p>`
       : sub.scheduledPlanName && sub.scheduledPlanAt
-        ? html`<p class="pending" data-pending-plan>${fill(text.changesOn, { plan: html`<bdi>${sub.scheduledPlanName}</bdi>`, date: date(sub.scheduledPlanAt, text, zone) })}</p>`
+        ? html`<p class="pending" data-pending-plan>${fill(text.changesOn, { plan: name(sub.scheduledPlanName), date: date(sub.scheduledPlanAt, text, zone) })}</p>`
         : "";
   return html`<article class="subscription" data-subscription="${sub.id}" data-status="${sub.status}">
-<h3>${sub.planName} <span class="status status-${sub.status}">${state}</span></h3>
+<h3>${name(sub.planName)} <span class="status status-${sub.status}">${state}</span></h3>
 <dl>
 <dt>${text.price}</dt><dd>${amount(sub.amountMinor, sub.currency)} <span class="muted">${text.every(sub.intervalCount, sub.intervalUnit)}</span></dd>
 <dt>${text.currentPeriod}</dt><dd>${date(sub.currentPeriodStart, text, zone)} – ${date(sub.currentPeriodEnd, text, zone)}</dd>
@@ -127,13 +127,13 @@ function chargeDocuments(charge: AccountCharge, text: PortalText): Raw {
 
 function chargeRow(charge: AccountCharge, text: PortalText, zone: string): Raw {
   return html`<tr data-charge="${charge.id}"><td>${date(charge.paidAt ?? charge.periodStart, text, zone)}</td>
-<td>${charge.planName}</td><td class="amount">${amount(charge.amountMinor, charge.currency)}</td>
+<td>${name(charge.planName)}</td><td class="amount">${amount(charge.amountMinor, charge.currency)}</td>
 <td>${chargeState(charge, text)}</td><td class="documents">${chargeDocuments(charge, text)}</td></tr>`;
 }
 
 function dueRow(charge: AccountDueCharge, text: PortalText, zone: string): Raw {
   return html`<tr data-due-charge="${charge.id}"><td>${date(charge.periodStart, text, zone)}</td>
-<td>${charge.planName}</td><td class="amount">${amount(charge.amountMinor, charge.currency)}</td>
+<td>${name(charge.planName)}</td><td class="amount">${amount(charge.amountMinor, charge.currency)}</td>
 <td class="pay"><a class="button" data-action="pay" href="${charge.payUrl}">${text.payNow}</a></td></tr>`;
 }
 
@@ -163,7 +163,7 @@ export function accountPage(input: AccountPageInput): string {
       title: text.title,
       signedIn: { csrfToken: session.csrfToken, otherLanguageHref: toggle },
     },
-    html`<h1>${fill(text.greeting, { name: html`<bdi>${session.name ?? session.email}</bdi>` })}</h1>
+    html`<h1>${fill(text.greeting, { name: name(session.name ?? session.email) })}</h1>
 ${notice ? html`<p class="notice" id="notice" role="status">${text.notices[notice]}</p>` : ""}
 ${
   due.length > 0

@@ -1,6 +1,6 @@
 import type { AccountSubscription, PortalSession } from "../../portal/index.js";
 import { html } from "../ops/html.js";
-import { date, fill } from "./format.js";
+import { date, fill, name } from "./format.js";
 import type { Language, PortalText } from "./i18n.js";
 import { portalLayout } from "./layout.js";
 
@@ -29,7 +29,7 @@ export function confirmCancelPage(input: {
     },
     html`<section class="confirm" id="confirm-cancel">
 <h1>${text.confirmTitle}</h1>
-<p>${fill(text.confirmBody, { plan: html`<bdi>${subscription.planName}</bdi>`, date: ends })}</p>
+<p>${fill(text.confirmBody, { plan: name(subscription.planName), date: ends })}</p>
 <div class="actions">
 <form method="post" action="/portal/subscriptions/${subscription.id}/cancel">
 <input type="hidden" name="csrf" value="${session.csrfToken}"><input type="hidden" name="lang" value="${language}">

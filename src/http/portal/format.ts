@@ -6,8 +6,23 @@ import type { PortalText } from "./i18n.js";
  * Values inside the portal's sentences. Amounts and card digits are written left to right in a
  * dir="ltr" span, so "100.00 QAR" or "•••• 1111" never reorders inside Arabic text; dates are
  * isolated in <bdi> (an Arabic date reads right to left, an English one left to right). Digits are
- * Latin in both languages, as card statements and the gateway's pages show them.
+ * Latin in both languages, as card statements and the gateway's pages show them. A name someone
+ * gave (a plan's, the customer's) is isolated too: a right-to-left override or an Arabic name in it
+ * would otherwise reorder the text around it, such as the status badge beside a plan's name.
  */
+
+/** A merchant's or a customer's text inside a sentence or beside other text, in its own direction. */
+export function name(text: string): Raw {
+  return html`<bdi>${text}</bdi>`;
+}
+
+/**
+ * name() where elements cannot go (an <option> holds text only): FIRST STRONG ISOLATE … POP
+ * DIRECTIONAL ISOLATE, the characters <bdi> stands for. PDI also ends any override left open inside.
+ */
+export function nameInText(text: string): string {
+  return `\u2068${text}\u2069`;
+}
 
 export function amount(minor: number, currency: string): Raw {
   return html`<span class="num" dir="ltr">${money(minor, currency)}</span>`;

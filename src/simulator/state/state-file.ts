@@ -1,7 +1,25 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { describeZodError } from "../support/zod-error.js";
 import { type SimulatorState, stateSchema } from "./state-schema.js";
+
+/**
+ * The file holds card tokens and the merchant API key, so it is the owner's alone (0600), like the
+ * engine's other secret files. The mode is set on the temporary file before any text goes in, and
+ * the rename puts that file in place, so a file left looser by an older version is replaced by a
+ * tight one on the next save. chmod as well as the open mode: a leftover temporary file keeps its
+ * own mode when opened again.
+ */
+const OWNER_ONLY = 0o600;
 
 /** A state file that cannot be used; the message names the file and what is wrong with it. */
 export class StateFileError extends Error {}
@@ -42,8 +60,9 @@ export function encodeState(state: SimulatorState): string {
  */
 export async function writeStateFile(path: string, text: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
-  const handle = await open(temporary, "w");
+  const handle = await open(temporary, "w", OWNER_ONLY);
   try {
+    await handle.chmod(OWNER_ONLY);
     await handle.writeFile(text, "utf8");
     await handle.sync();
   } finally {
@@ -60,8 +79,9 @@ export async function writeStateFile(path: string, text: string): Promise<void> 
 /** writeStateFile for a process that is exiting, where nothing asynchronous runs any more. */
 export function writeStateFileSync(path: string, text: string): void {
   const temporary = `${path}.${process.pid}.exit.tmp`;
-  const fd = openSync(temporary, "w");
+  const fd = openSync(temporary, "w", OWNER_ONLY);
   try {
+    fchmodSync(fd, OWNER_ONLY);
     writeSync(fd, text, null, "utf8");
     fsyncSync(fd);
   } finally {

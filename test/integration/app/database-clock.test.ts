@@ -20,7 +20,7 @@ describe("the database clock", () => {
     expect(b.now().toISO()).toBe("2026-01-15T09:00:00.000Z");
     expect((await b.refresh()).toISO()).toBe("2026-02-15T09:00:00.000Z");
 
-    await b.set("2026-01-01T00:00:00Z");
+    await b.set("2026-01-01T00:00:00Z", { backwards: true });
     expect((await a.refresh()).toISO()).toBe("2026-01-01T00:00:00.000Z");
 
     const rows = await database.db.select().from(clockState);
@@ -35,6 +35,16 @@ describe("the database clock", () => {
     await Promise.all(clocks.map((clock) => clock.advance("PT1H")));
 
     expect((await clocks[0]!.refresh()).toMillis() - before).toBe(4 * 3_600_000);
+  });
+
+  it("refuses to set an instant before the stored one unless asked to go back", async () => {
+    const clock = await createDatabaseClock(database.db);
+    const stored = (await clock.refresh()).toISO();
+    await expect(clock.set("2000-01-01T00:00:00Z")).rejects.toThrow(/is before it/);
+    expect((await clock.refresh()).toISO()).toBe(stored);
+    expect((await clock.set("2000-01-01T00:00:00Z", { backwards: true })).toISO()).toBe(
+      "2000-01-01T00:00:00.000Z",
+    );
   });
 
   it("refuses to move backwards through advance", async () => {

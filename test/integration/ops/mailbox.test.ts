@@ -71,6 +71,8 @@ describe("the mailbox", () => {
   it("is linked from the dashboard, needs the login, and says nothing is sent without SMTP", async () => {
     const dashboard = await (await get("/ops")).text();
     expect(dashboard).toContain('<a class="page" href="/ops/messages">Mailbox</a>');
+    // Names and addresses someone gave are isolated, so a right-to-left override cannot reorder the page.
+    expect(dashboard).toContain('<div class="who"><bdi>ops mailbox</bdi>');
     const anonymous = await fetch(`${base}/ops/messages`, { redirect: "manual" });
     expect(anonymous.status).toBe(303);
     expect(anonymous.headers.get("location")).toBe("/ops/login");
@@ -82,7 +84,7 @@ describe("the mailbox", () => {
       '<p class="banner" id="no-smtp" role="status">No SMTP server is configured (SMTP_URL): messages are rendered and kept here, not sent.</p>',
     );
     expect(html).toContain(`<tr data-message="${messageId}">`);
-    expect(html).toContain(`>${paid.sub.email}</a>`);
+    expect(html).toContain(`><bdi>${paid.sub.email}</bdi></a>`);
     expect(html).toContain('<span class="status-pending">pending</span>');
     expect(html).not.toContain("<script");
   });
@@ -120,7 +122,8 @@ describe("the mailbox", () => {
     const html = await page.text();
     expect(html).not.toContain("<script");
     expect(html).toContain(`<dd id="message-status" class="status-kept">kept</dd>`);
-    expect(html).toContain(`<dd id="message-subject">${stored?.subject}</dd>`);
+    expect(html).toContain(`<dd id="message-subject"><bdi>${stored?.subject}</bdi></dd>`);
+    expect(html).toContain(`<dt>To</dt><dd><bdi>${paid.sub.email}</bdi></dd>`);
     expect(html).toContain('<pre class="mail-text" id="message-text">');
     const frame = /<iframe [^>]*>/.exec(html)?.[0] ?? "";
     expect(frame).toContain('sandbox="allow-popups allow-popups-to-escape-sandbox"');

@@ -310,6 +310,32 @@ describe("pages and actions", () => {
     expect(await (await aliceSees.get("/portal?lang=ar")).text()).toContain('<html lang="ar" dir="rtl">');
   });
 
+  it("isolates the names the merchant and the customer gave, in English and Arabic", async () => {
+    // A right-to-left override (U+202E) in a name would otherwise reorder the text after it: the
+    // status badge beside a plan name, the rest of a sentence.
+    const planName = "Gold \u202Eplan";
+    const customerName = "Eve \u202Eevil";
+    const eve = await payingCustomer(world, { name: customerName });
+    await world.h.ctx.db.update(plans).set({ name: planName }).where(eq(plans.id, eve.planId));
+    const browser = await signIn(world, eve.customerId);
+    const isolated = (page: string, name: string) => {
+      const shown = page.split(name).length - 1;
+      expect(shown).toBeGreaterThan(0);
+      expect(page.split(`<bdi>${name}</bdi>`).length - 1).toBe(shown);
+    };
+    for (const language of ["en", "ar"]) {
+      const page = await (await browser.get(`/portal?lang=${language}`)).text();
+      expect(page).toContain(`<html lang="${language}"`);
+      expect(page).toContain(`<h3><bdi>${planName}</bdi> <span class="status status-active">`);
+      isolated(page, planName);
+      isolated(page, customerName);
+      const confirm = await (
+        await browser.get(`/portal/subscriptions/${eve.id}/cancel?lang=${language}`)
+      ).text();
+      isolated(confirm, planName);
+    }
+  });
+
   it("signs out: the cookie is cleared and the session is gone", async () => {
     const browser = await signIn(world, alice.customerId);
     const out = await browser.post("/portal/logout", { csrf: await browser.csrf() });
@@ -360,7 +386,8 @@ describe("changing plan", () => {
       const csrf = await on.csrf();
       const page = await (await on.get("/portal")).text();
       const form = page.slice(page.indexOf(`action="/portal/subscriptions/${carol.id}/plan"`));
-      expect(form).toContain(`<option value="${platinum!.id}">Platinum — 100.00 QAR</option>`);
+      // An option holds text only: the name is isolated by FSI … PDI, the characters <bdi> stands for.
+      expect(form).toContain(`<option value="${platinum!.id}">\u2068Platinum\u2069 — 100.00 QAR</option>`);
       expect(page).not.toContain(archived!.id);
       expect(page).not.toContain(dollars!.id);
       expect(page).not.toContain(gold!.id);
@@ -410,7 +437,7 @@ describe("paying by link", () => {
     expect(html).toContain('<section id="due"><h2>Payments due</h2>');
     const row = html.slice(html.indexOf(`<tr data-due-charge="${charge.id}">`));
     expect(row).toMatch(
-      /^<tr data-due-charge="[0-9a-f-]{36}"><td><bdi class="date">15 Jan 2026<\/bdi><\/td>\n<td>Monthly<\/td><td class="amount"><span class="num" dir="ltr">100.00 QAR<\/span><\/td>/,
+      /^<tr data-due-charge="[0-9a-f-]{36}"><td><bdi class="date">15 Jan 2026<\/bdi><\/td>\n<td><bdi>Monthly<\/bdi><\/td><td class="amount"><span class="num" dir="ltr">100.00 QAR<\/span><\/td>/,
     );
     expect(row).toContain(`<a class="button" data-action="pay" href="${link}">Pay now</a>`);
     expect(html).toContain(

@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { ControllableClock, systemClock } from "../../../src/clock/index.js";
 import {
+  ClockBackwardsError,
   type ClockStore,
   createSharedClock,
   isSharedClock,
@@ -66,15 +67,42 @@ describe("createSharedClock", () => {
     expect(iso(b.now())).toBe("2026-03-01T11:00:00.000Z");
   });
 
-  it("never goes backwards through advance, but set may go back", async () => {
+  it("never goes backwards through advance, but set may go back when asked to", async () => {
     const { store } = memoryStore("2026-06-01T00:00:00Z");
     const clock = await createSharedClock(store);
 
     await expect(clock.advance("-P1D")).rejects.toThrow(/only advances forwards/);
     await expect(clock.advance("soon")).rejects.toThrow(/invalid duration/);
     expect(iso(clock.now())).toBe("2026-06-01T00:00:00.000Z");
-    expect(iso(await clock.set("2025-01-01T00:00:00Z"))).toBe("2025-01-01T00:00:00.000Z");
+    expect(iso(await clock.set("2025-01-01T00:00:00Z", { backwards: true }))).toBe(
+      "2025-01-01T00:00:00.000Z",
+    );
     await expect(clock.set("yesterday")).rejects.toThrow(/invalid timestamp/);
+  });
+
+  it("refuses set to an instant before the stored one, naming both, and changes nothing", async () => {
+    const { store, writes } = memoryStore("2026-01-15T09:00:00Z");
+    const clock = await createSharedClock(store);
+    // Another process moved the clock on: the stored instant is compared, not this stale copy.
+    await store.update(() => DateTime.fromISO("2026-03-01T00:00:00Z", { zone: "utc" }));
+    const before = writes();
+
+    const refused = clock.set("2026-02-01T00:00:00Z");
+    await expect(refused).rejects.toBeInstanceOf(ClockBackwardsError);
+    await expect(refused).rejects.toThrow(
+      "the billing clock is at 2026-03-01T00:00:00.000Z; 2026-02-01T00:00:00.000Z is before it",
+    );
+    expect(iso((await store.read())!)).toBe("2026-03-01T00:00:00.000Z");
+    expect(writes()).toBe(before);
+    expect(iso(await clock.set("2026-03-01T00:00:00Z"))).toBe("2026-03-01T00:00:00.000Z");
+  });
+
+  it("refuses an advance with a negative part, even one that is forwards on average", async () => {
+    const { store } = memoryStore("2027-02-01T00:00:00Z");
+    const clock = await createSharedClock(store);
+    // One casual day, yet from 1 February a month less 29 days lands on 31 January.
+    await expect(clock.advance("P1M-29D")).rejects.toThrow(/only advances forwards/);
+    expect(iso((await store.read())!)).toBe("2027-02-01T00:00:00.000Z");
   });
 
   it("tells onChange the first reading and each change, not unchanged refreshes", async () => {

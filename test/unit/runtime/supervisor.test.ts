@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../../../src/logger/index.js";
+import { createLogger, silentLogger } from "../../../src/logger/index.js";
 import {
   type RoleRestart,
   type Schedule,
@@ -190,5 +190,32 @@ describe("superviseRoles", () => {
     await expect(supervisor).rejects.toThrow("invoices cannot start");
     expect(charges).toMatchObject({ starts: 1, stops: 1 });
     expect(restarts).toEqual([]);
+  });
+
+  it("tells roles that fail with their lost connection once, and every other failure", async () => {
+    const lines: { level: number; role: string; err: { message: string } }[] = [];
+    const logger = createLogger(
+      { level: "debug" },
+      { write: (line: string) => lines.push(JSON.parse(line)) },
+    );
+    const roles = ["charges", "invoices", "webhooks", "messages"].map((name) => fakeRole(name));
+    const timers = manualTimers();
+    const supervisor = await superviseRoles(roles, { logger, now: () => 0, schedule: timers.schedule });
+
+    const lost = Object.assign(new Error("terminating connection due to unexpected postmaster exit"), {
+      code: "57P01",
+    });
+    for (const role of roles.slice(0, 3))
+      role.fail(new Error("the worker closed unexpectedly", { cause: lost }));
+    roles[3]!.fail(new Error("a bug"));
+    await supervisor.stop();
+
+    const failures = lines.filter((line) => line.role !== undefined && line.level >= 50);
+    expect(failures.map((line) => [line.role, line.err.message])).toEqual([
+      ["charges", "the worker closed unexpectedly"],
+      ["messages", "a bug"],
+    ]);
+    expect(failures[0]!.err).toMatchObject({ cause: { message: lost.message, code: "57P01" } });
+    expect(lines.filter((line) => line.level === 20 && line.role !== undefined)).toHaveLength(2);
   });
 });
