@@ -4,7 +4,9 @@ import type { EngineContext } from "../context/index.js";
 import { authenticate } from "./auth.js";
 import { handleApiError, handleApiNotFound } from "./errors.js";
 import { claimOrReplay, fingerprintRequest, recordResponse } from "./idempotency.js";
+import { parseJsonBody } from "./json-body.js";
 import { API_PREFIX, registerOpenApi } from "./openapi.js";
+import { apiRateLimit } from "./rate-limit.js";
 import { chargeRoutes } from "./routes/charges.js";
 import { couponRoutes } from "./routes/coupons.js";
 import { customerRoutes } from "./routes/customers.js";
@@ -18,6 +20,7 @@ import { refundRoutes } from "./routes/refunds.js";
 import { subscriptionActionRoutes } from "./routes/subscription-actions.js";
 import { subscriptionRoutes } from "./routes/subscriptions.js";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
+import { strictQuery } from "./strict-query.js";
 
 /** Servers the API is mounted on, so that mounting twice is a no-op. */
 const mounted = new WeakSet<FastifyInstance>();
@@ -42,7 +45,12 @@ export function registerMerchantApi(app: FastifyInstance, ctx: EngineContext): v
       api.setSerializerCompiler(serializerCompiler);
       api.setErrorHandler(handleApiError);
       api.setNotFoundHandler(handleApiNotFound);
+      api.addContentTypeParser("application/json", { parseAs: "buffer" }, parseJsonBody);
+      // Before the routes: an onRoute hook sees only the routes added after it.
+      api.addHook("onRoute", strictQuery);
       api.addHook("onRequest", authenticate(ctx));
+      const rateLimit = apiRateLimit(scope, ctx.config);
+      if (rateLimit) api.addHook("onRequest", rateLimit);
       api.addHook("preValidation", fingerprintRequest);
       api.addHook("preHandler", claimOrReplay(ctx));
       api.addHook("onSend", recordResponse(ctx));

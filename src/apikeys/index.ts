@@ -6,6 +6,7 @@ export {
   authenticateApiKey,
   type CreatedApiKey,
   createApiKey,
+  displayPrefixOf,
   hashApiKey,
   type ListedApiKey,
   listApiKeys,

@@ -81,6 +81,14 @@ export async function createApiKey(
   return { id: row.id, name: row.name, key, prefix, scope, allowedOperations: operations };
 }
 
+/**
+ * The prefix listings show (`bk_` and 7 characters) of a presented string shaped as a key, else
+ * undefined: what an audit line may name of a refused key without giving away the secret.
+ */
+export function displayPrefixOf(presented: string): string | undefined {
+  return KEY_SHAPE.test(presented) ? presented.slice(0, DISPLAY_PREFIX_LENGTH) : undefined;
+}
+
 /** The live key matching `presented`, or null for a malformed, unknown or revoked one. */
 export async function authenticateApiKey(db: Db, presented: string): Promise<AuthenticatedApiKey | null> {
   // A string that cannot be a key is refused without touching the database.

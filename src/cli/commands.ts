@@ -521,8 +521,9 @@ function registerClock(program: Command, action: Actions): void {
 
   clock
     .command("set")
-    .description("put the billing time at an instant (backwards too)")
+    .description("put the billing time at an instant; an earlier one only with --force")
     .argument("<time>", "ISO 8601 timestamp with an offset, e.g. 2026-03-01T00:00:00Z")
+    .option("--force", "move the billing time backwards, to before what the engine has billed")
     .action(action(load, "set"));
 }
 

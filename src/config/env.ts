@@ -43,6 +43,36 @@ const hostList = z.string().transform((value, ctx) => {
   return entries;
 });
 
+/**
+ * Fastify's trustProxy: which proxies' X-Forwarded-For/-Proto/-Host are believed. "false" (none: the
+ * socket's peer is the client), "true" (any: only when nothing but the proxy reaches the port), a
+ * hop count, or addresses and networks (and proxy-addr's names loopback, linklocal, uniquelocal).
+ */
+const trustProxy = z
+  .string()
+  .default("false")
+  .transform((value, ctx): boolean | number | string[] => {
+    const trimmed = value.trim().toLowerCase();
+    if (trimmed === "false") return false;
+    if (trimmed === "true") return true;
+    if (/^\d{1,3}$/.test(trimmed)) return Number(trimmed);
+    const entries = trimmed
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "");
+    const named = ["loopback", "linklocal", "uniquelocal"];
+    for (const entry of entries) {
+      const address = isIP(entry.split("/")[0] ?? "") !== 0 && isHostOrNetwork(entry);
+      if (!address && !named.includes(entry)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${JSON.stringify(entry)} is not true, false, a hop count, an IP address, a network such as 10.0.0.0/8, or loopback/linklocal/uniquelocal`,
+        });
+      }
+    }
+    return entries;
+  });
+
 /** Comma-separated ISO 4217 codes, upper-cased, each once. */
 const currencyList = z.string().transform((value, ctx) => {
   const codes = [...new Set(value.split(",").map((code) => code.trim().toUpperCase()))].filter(Boolean);
@@ -193,6 +223,9 @@ export const envSchema = z.object({
   BREAKER_NOT_FOUND: int(0, 1_000_000).default(10),
   BREAKER_NOT_FOUND_SHARE: z.coerce.number().min(0).max(1).default(0.9),
   BREAKER_AUTH_REFUSALS: int(0, 1_000_000).default(3),
+  // Attempts whose CheckStatus failed (error, no reply, malformed), counted when they are at least as
+  // many as the window's status checks that answered.
+  BREAKER_STATUS_CHECK_FAILURES: int(0, 1_000_000).default(10),
   // A card's first -7 is asked about again this long after (billing clock) before it is retired; 0: at once.
   TOKEN_REFUSAL_CONFIRM_SECONDS: int(0, 86_400).default(300),
   // Enrolments still pending this long are settled from CheckStatus or expired (src/enrollment).
@@ -233,6 +266,30 @@ export const envSchema = z.object({
     .regex(/^[\x21-\x7e]{16,}$/, "expected at least 16 printable characters, no spaces")
     .optional(),
   METRICS_PORT: int(1, 65_535).optional(),
+  // Behind a TLS-terminating proxy (README "Behind a proxy"): the proxies trusted for X-Forwarded-*,
+  // so request.ip is the client's (login throttle, audit lines) and request.protocol is https (the
+  // ops and portal session cookies are then Secure). Off by default: the socket's peer is the client.
+  TRUST_PROXY: trustProxy,
+  // Guessing of secrets at the doors that take one (src/http/login-throttle.ts): ops logins with a
+  // wrong API key and portal links that name no link, counted per client address. This many
+  // failures within the window lock the address out for LOGIN_LOCKOUT_SECONDS; each further lockout
+  // within a day lasts twice the one before, up to LOGIN_LOCKOUT_MAX_SECONDS.
+  LOGIN_FAILURE_LIMIT: int(1, 10_000).default(10),
+  LOGIN_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  LOGIN_LOCKOUT_SECONDS: int(1, 86_400).default(60),
+  LOGIN_LOCKOUT_MAX_SECONDS: int(1, 7 * 86_400).default(3600),
+  // Requests one API key may make to /v1 within the window (src/api/rate-limit.ts); 0: no limit.
+  API_RATE_LIMIT: int(0, 10_000_000).default(6000),
+  API_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  // Load shedding (src/http/load-shedding.ts, in-flight-limit.ts): past any threshold a request
+  // (but liveness) is answered 503 with Retry-After at once, before it costs anything; 0 turns a
+  // threshold off. The heap's is in MiB, 90% of V8's heap limit when unset; then requests in
+  // progress at once in one process, and the quickest answer of a second past which a queue stands.
+  LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: int(0, 60_000).default(1000),
+  LOAD_SHED_MAX_HEAP_MB: int(0, 1_000_000).optional(),
+  LOAD_SHED_MAX_IN_FLIGHT: int(0, 1_000_000).default(256),
+  LOAD_SHED_QUEUE_TARGET_MS: int(0, 600_000).default(1000),
+  LOAD_SHED_RETRY_AFTER_SECONDS: int(1, 3600).default(5),
 });
 
 export type Config = z.output<typeof envSchema>;

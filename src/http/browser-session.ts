@@ -33,12 +33,15 @@ export function setCookieHeader(
   return `${cookie.name}=${value}; Path=${cookie.path}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
-/** A POST whose Origin names another host; a browser that sends no Origin is judged by the CSRF token. */
+/**
+ * A POST whose Origin names another host; a browser that sends no Origin is judged by the CSRF token.
+ * The host is the request's as Fastify reads it: a trusted proxy's X-Forwarded-Host (TRUST_PROXY).
+ */
 export function crossSitePost(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
   if (request.method !== "POST" || origin === undefined) return false;
   try {
-    return new URL(origin).host !== request.headers.host;
+    return new URL(origin).host !== request.host;
   } catch {
     return true;
   }

@@ -12,7 +12,9 @@ import { type ReadinessStatus, readiness } from "../health/index.js";
  * stalled engine shows in every monitor, not only in the log. It describes the engine as a whole
  * (the tick and the breaker are shared by every process), for monitoring and start-up gating.
  * Neither route reads the shared billing clock (they declare `readsNoClock`, which server.ts's
- * per-request refresh honours): both must answer while the database does not.
+ * per-request refresh honours): both must answer while the database does not. Under load shedding
+ * (load-shedding.ts) liveness still answers (`neverShed`): a busy process is not a dead one, and
+ * restarting it would only move its load; readiness sheds, which takes it out of a balancer.
  */
 
 export interface HealthRouteOptions {
@@ -25,7 +27,7 @@ export function registerHealthRoutes(
   ctx: Pick<EngineContext, "db" | "queues" | "gateway" | "config">,
   { uptimeSeconds = () => process.uptime() }: HealthRouteOptions = {},
 ): void {
-  app.get("/healthz", { config: { readsNoClock: true } }, async () => ({
+  app.get("/healthz", { config: { readsNoClock: true, neverShed: true } }, async () => ({
     status: "ok",
     uptime_seconds: Math.floor(process.uptime()),
   }));

@@ -1,3 +1,4 @@
+import { createServer } from "node:http";
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { registerMerchantApi } from "../api/index.js";
@@ -8,13 +9,17 @@ import type { Logger } from "../logger/index.js";
 import { registerDocumentRoutes } from "./document-routes.js";
 import { registerGatewayRoutes } from "./gateway-routes.js";
 import { registerHealthRoutes } from "./health-routes.js";
+import { type RequestGate, registerInFlightLimit } from "./in-flight-limit.js";
 import { registerIndexRoutes } from "./index-routes.js";
+import { registerLoadShedding } from "./load-shedding.js";
 import { PathOnlyLogController, pathOf } from "./log-controller.js";
 import { registerMetricsRoutes } from "./metrics-route.js";
 import { registerNewCardRoutes } from "./new-card-link.js";
 import { registerOpsRoutes } from "./ops/routes.js";
 import { registerPaymentLinkRoutes } from "./payment-link-routes.js";
 import { registerPortalRoutes } from "./portal/routes.js";
+import { registerRateLimits } from "./rate-limits.js";
+import { trustProxyOption } from "./trust-proxy.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -32,6 +37,8 @@ export interface BuildServerOptions {
  * The engine's HTTP server, not listening yet. Each area registers its routes from its own module
  * (registerXRoutes(app, ctx)); add new ones here.
  * Requests are logged by path only (PathOnlyLogController): callback URLs carry card tokens.
+ * Load shedding comes first, so a refused request costs nothing else; TRUST_PROXY says whose
+ * X-Forwarded-* headers make request.ip and request.protocol.
  */
 export function buildServer(
   ctx: EngineContext,
@@ -39,7 +46,31 @@ export function buildServer(
 ): FastifyInstance {
   // Typed as Fastify's base logger so the instance is the plain FastifyInstance route modules take.
   const loggerInstance: FastifyBaseLogger = logger;
-  const app = Fastify({ loggerInstance, logController: new PathOnlyLogController() });
+  // The server's requests pass the load-shedding gate (in-flight-limit.ts) before Fastify's.
+  let gate: RequestGate = () => false;
+  const app = Fastify({
+    loggerInstance,
+    logController: new PathOnlyLogController(),
+    trustProxy: trustProxyOption(ctx.config.TRUST_PROXY),
+    serverFactory: (handler, options) => {
+      const server = createServer((request, response) => {
+        if (!gate(request, response)) handler(request, response);
+      });
+      // What Fastify sets on a server it makes itself (its options, defaults filled in).
+      const timeouts = options as {
+        keepAliveTimeout?: number;
+        requestTimeout?: number;
+        connectionTimeout?: number;
+      };
+      server.keepAliveTimeout = timeouts.keepAliveTimeout ?? server.keepAliveTimeout;
+      server.requestTimeout = timeouts.requestTimeout ?? server.requestTimeout;
+      server.setTimeout(timeouts.connectionTimeout ?? 0);
+      return server;
+    },
+  });
+  gate = registerInFlightLimit(app, ctx.config);
+  registerLoadShedding(app, ctx.config);
+  registerRateLimits(app, ctx.config);
   app.register(formbody);
 
   // Errors are answered without their message for 5xx: it may name internals.
@@ -61,10 +92,13 @@ export function buildServer(
   // Every request reads the shared billing clock afresh (gateway callbacks, result and new-card
   // pages, the merchant API): a process that serves HTTP must not act on a stale "now". A route
   // that uses no billing time and must answer while the database is down (health probes, metrics
-  // scrapes, which read the clock themselves within a bound) declares `readsNoClock`.
-  app.addHook("onRequest", async (request) => {
-    if (request.routeOptions.config.readsNoClock) return;
-    await refreshClock(ctx.clock);
+  // scrapes, which read the clock themselves within a bound) declares `readsNoClock`. Added once
+  // the plugins above are loaded, so it runs after load shedding's hook.
+  app.after(() => {
+    app.addHook("onRequest", async (request) => {
+      if (request.routeOptions.config.readsNoClock) return;
+      await refreshClock(ctx.clock);
+    });
   });
 
   registerIndexRoutes(app);
@@ -79,6 +113,13 @@ export function buildServer(
   registerMetricsRoutes(app, ctx);
   return app;
 }
+
+/**
+ * Connections the kernel holds for the server to accept (capped by net.core.somaxconn). Node's 511
+ * drops a burst's connections unseen: their clients wait seconds to retry the handshake instead of
+ * getting the quick answer (or 503) the server would give them.
+ */
+const LISTEN_BACKLOG = 8192;
 
 export interface StartServerOptions extends BuildServerOptions {
   /** Default: the PORT setting; 0 picks a free port. */
@@ -101,7 +142,7 @@ export async function startServer(
   const app = buildServer(ctx, options);
   const host = options.host ?? ctx.config.HOST;
   const port = options.port ?? ctx.config.PORT;
-  await app.listen({ port, host }).catch((error: unknown) => {
+  await app.listen({ port, host, backlog: LISTEN_BACKLOG }).catch((error: unknown) => {
     throw options.port === undefined ? explainListenError(error, "PORT", port) : error;
   });
   const address = app.server.address();

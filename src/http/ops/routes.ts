@@ -11,7 +11,6 @@ import {
   dayRange,
   findSession,
   type OpsSession,
-  openSession,
   opsReader,
   presetRange,
   RANGE_PRESETS,
@@ -31,17 +30,17 @@ import { canFor } from "./actions-view.js";
 import { chargeDocumentLinks } from "./charge-documents.js";
 import { chargeActions, chargePage } from "./charge-page.js";
 import { dashboardPage } from "./dashboard-page.js";
-import { loginPage } from "./login-page.js";
+import { registerLoginRoutes } from "./login-routes.js";
 import { registerMailboxRoutes } from "./mailbox-routes.js";
 import { refundConfirmPage } from "./refund-confirm-page.js";
 
 /**
- * The ops dashboard under /ops: never open. GET /ops/login takes an API key once and sets an
- * HttpOnly, SameSite=Strict session cookie scoped to /ops; every other page and action needs a live
- * session (sessions.ts), and every action a form carrying the session's CSRF token; a refund also
- * its confirmation page's confirm=yes (refund-confirm-page.ts). Pages are served with a
- * Content-Security-Policy that allows scripts and styles from /ops/assets only, are never cached,
- * and may not be framed.
+ * The ops dashboard under /ops: never open. /ops/login takes an API key once and sets an
+ * HttpOnly, SameSite=Strict session cookie scoped to /ops (login-routes.ts); every other page and
+ * action needs a live session (sessions.ts), and every action a form carrying the session's CSRF
+ * token; a refund also its confirmation page's confirm=yes (refund-confirm-page.ts). Pages are
+ * served with a Content-Security-Policy that allows scripts and styles from /ops/assets only, are
+ * never cached, and may not be framed.
  */
 
 const COOKIE: SessionCookie = { name: "billing_ops", path: "/ops" };
@@ -121,27 +120,7 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EngineContext): voi
         return reply.header("cache-control", "public, max-age=3600").type(asset.type).send(body);
       });
 
-      ops.get("/login", async (_request, reply) => reply.type("text/html; charset=utf-8").send(loginPage()));
-
-      ops.post("/login", async (request, reply) => {
-        const key = (request.body as Record<string, unknown> | undefined)?.key;
-        const opened = typeof key === "string" ? await openSession(ctx, key.trim()) : null;
-        if (!opened) {
-          return reply
-            .code(401)
-            .type("text/html; charset=utf-8")
-            .send(loginPage("That API key is not valid."));
-        }
-        request.log.info({ apiKeyId: opened.key.id }, "ops dashboard login");
-        return reply
-          .code(303)
-          .header(
-            "set-cookie",
-            setCookieHeader(request, COOKIE, opened.secret, ctx.config.OPS_SESSION_HOURS * 3600),
-          )
-          .header("location", "/ops")
-          .send();
-      });
+      registerLoginRoutes(ops, ctx, COOKIE);
 
       ops.post("/logout", async (request, reply) => {
         const secret = readCookie(request, COOKIE);

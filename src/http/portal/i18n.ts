@@ -70,6 +70,9 @@ const en = {
   },
   linkTitle: "This link can no longer be used",
   linkBody: "Links to your account work once and only for a short time. Please ask us for a new link.",
+  tooManyTitle: "Too many attempts",
+  tooManyBody:
+    "Too many links that do not work were tried from your address. Please try again in {seconds} seconds.",
   openTitle: "Your account",
   openBody: "This link opens your account once, for a short time.",
   openButton: "Open my account",
@@ -177,6 +180,8 @@ const ar: PortalText = {
   },
   linkTitle: "لم يعد بالإمكان استخدام هذا الرابط",
   linkBody: "روابط حسابك تعمل مرة واحدة ولفترة قصيرة فقط. يُرجى أن تطلب منا رابطاً جديداً.",
+  tooManyTitle: "محاولات كثيرة جداً",
+  tooManyBody: "جُرِّبت من عنوانك روابط كثيرة لا تعمل. يُرجى المحاولة مرة أخرى بعد {seconds} ثانية.",
   openTitle: "حسابك",
   openBody: "يفتح هذا الرابط حسابك مرة واحدة ولوقت قصير.",
   openButton: "افتح حسابي",

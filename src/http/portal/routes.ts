@@ -23,6 +23,7 @@ import {
   type SessionCookie,
   setCookieHeader,
 } from "../browser-session.js";
+import { loginThrottle } from "../login-throttle.js";
 import { accountPage } from "./account-page.js";
 import { type ActionOutcome, cancelAtPeriodEnd, resumePendingCancellation, updateCard } from "./actions.js";
 import { confirmCancelPage } from "./confirm-page.js";
@@ -35,7 +36,8 @@ import { changePlanAction, planChoicesFor } from "./plan-change.js";
  * - GET /portal/open?token=… shows a button (a mail scanner's GET uses nothing up); its POST, from
  *   that page, opens the magic link once (src/portal), sets an HttpOnly, SameSite=Strict session
  *   cookie scoped to /portal and sends the browser on to /portal with a 303; a used, expired or
- *   unknown link gets a page saying to ask for a new one;
+ *   unknown link gets a page saying to ask for a new one; a secret that names no link is a guess,
+ *   throttled per client address (login-throttle.ts: a 429 with Retry-After once locked out);
  * - every other page and action needs a live session; every action is a POST whose Origin, when the
  *   browser sends one, is this host, and whose form carries the session's CSRF token; each acts only
  *   on a subscription of the session's customer (any other id is answered 404);
@@ -81,6 +83,7 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
       let css: Buffer | undefined;
       const csp = contentSecurityPolicy(ctx);
       const zone = ctx.config.BILLING_TIMEZONE;
+      const guesses = loginThrottle(portal, "portal_link", ctx.config);
 
       addPageSecurityHeaders(portal, csp);
 
@@ -119,22 +122,52 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
           .send(messagePage(refused.language, text, text.linkTitle, text.linkBody));
       };
 
+      const tooMany = (request: FastifyRequest, reply: FastifyReply, seconds: number) => {
+        const language = languageOf(request);
+        const text = TEXT[language];
+        const body = text.tooManyBody.replace("{seconds}", String(seconds));
+        return reply
+          .code(429)
+          .header("retry-after", String(seconds))
+          .type(HTML)
+          .send(messagePage(language, text, text.tooManyTitle, body));
+      };
+
+      /**
+       * A refused link: a secret that names no link counts as a guess (a used or expired link is the
+       * customer's own); the answer is the refusal, or a 429 once the guesses lock the address out.
+       */
+      const refused = async (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        link: { reason: string; language: Language },
+      ) => {
+        if (link.reason !== "unknown") {
+          request.log.warn({ reason: link.reason, ip: request.ip }, "refused a portal link");
+          return refuseLink(reply, link);
+        }
+        const lockout = await guesses.failed(request, { reason: link.reason }, "refused a portal link");
+        return lockout > 0 ? tooMany(request, reply, lockout) : refuseLink(reply, link);
+      };
+
       // The link shows a button; only its POST uses the link up (a mail scanner's GET does not).
+      // Both look a secret up, so both are throttled.
       portal.get("/open", async (request, reply) => {
+        const locked = await guesses.lockedFor(request);
+        if (locked > 0) return tooMany(request, reply, locked);
         const token = (request.query as Record<string, unknown>).token;
         const link = await inspectPortalLink(ctx, token);
-        if (!("usable" in link)) return refuseLink(reply, link);
+        if (!("usable" in link)) return refused(request, reply, link);
         return reply.type(HTML).send(openLinkPage(link.language, TEXT[link.language], token as string));
       });
 
       // Posted from the link's own page, so the cookie set here is sent on the redirect (SameSite=Strict).
       portal.post("/open", async (request, reply) => {
         if (crossSitePost(request)) return refuseCrossSite(reply);
+        const locked = await guesses.lockedFor(request);
+        if (locked > 0) return tooMany(request, reply, locked);
         const opened = await openPortalLink(ctx, ((request.body ?? {}) as Record<string, unknown>).token);
-        if (!opened.opened) {
-          request.log.warn({ reason: opened.reason }, "refused a portal link");
-          return refuseLink(reply, opened);
-        }
+        if (!opened.opened) return refused(request, reply, opened);
         request.log.info({ customerId: opened.customerId }, "portal link opened");
         return reply
           .code(303)
