@@ -11,7 +11,7 @@
  *
  *   CHAOS_ONLY              comma-separated scenario names (default: all; see the list printed)
  *   CHAOS_SUBSCRIPTIONS     due subscriptions per scenario (default 200)
- *   CHAOS_DEADLINE_SECONDS  the whole run's limit (default 570)
+ *   CHAOS_DEADLINE_SECONDS  the whole run's limit (default 900)
  *   CHAOS_LOG_DIR           where each process's log goes (default a new directory under the OS temp dir)
  *   CHAOS_REDIS_URL         Redis (default redis://127.0.0.1:6379)
  *   CHAOS_DATABASE_URL      maintenance database of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -60,7 +60,7 @@ const env = z
       )
       .optional(),
     CHAOS_SUBSCRIPTIONS: z.coerce.number().int().min(20).max(5_000).default(200),
-    CHAOS_DEADLINE_SECONDS: z.coerce.number().int().min(60).max(3_600).default(570),
+    CHAOS_DEADLINE_SECONDS: z.coerce.number().int().min(60).max(3_600).default(900),
     CHAOS_LOG_DIR: z.string().min(1).optional(),
     CHAOS_REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
     CHAOS_DATABASE_URL: z.string().default("postgres://postgres@127.0.0.1:5432/postgres"),
