@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { z } from "zod";
 import { isLive } from "../../billing/index.js";
-import { subscriptionWithPlan } from "./rows.js";
+import { announcedAmount, subscriptionWithPlan } from "./rows.js";
 import { isoText, localDate, type ModelLoader, optional, readData } from "./source.js";
 
 /**
@@ -34,14 +34,10 @@ export const renewalUpcomingModel: ModelLoader = async (ctx, source) => {
   if (DateTime.fromISO(renews, { zone: source.zone }) <= source.now) {
     return { suppressed: "the renewal date has passed" };
   }
-  const amount =
-    data.amount_minor !== undefined && data.currency !== undefined
-      ? { minor: data.amount_minor, currency: data.currency }
-      : { minor: subscription.planAmountMinor, currency: subscription.planCurrency };
   return {
     model: {
       kind: "renewal_upcoming",
-      amount,
+      amount: announcedAmount(data, subscription),
       planName: subscription.planName,
       renewsOn: localDate(renews, source.zone),
       portalUrl: ctx.links.portal?.(source.customerId) ?? null,

@@ -49,3 +49,16 @@ export async function subscriptionWithPlan(db: Db, subscriptionId: string, planI
     .where(eq(subscriptions.id, subscriptionId));
   return row ?? null;
 }
+
+/**
+ * What a notice before money moves announces: the amount its event priced (the coming charge,
+ * after discount and credit), or the plan's price when the event carries none.
+ */
+export function announcedAmount(
+  data: { amount_minor?: number | undefined; currency?: string | undefined },
+  subscription: { planAmountMinor: number; planCurrency: string },
+): { minor: number; currency: string } {
+  return data.amount_minor !== undefined && data.currency !== undefined
+    ? { minor: data.amount_minor, currency: data.currency }
+    : { minor: subscription.planAmountMinor, currency: subscription.planCurrency };
+}

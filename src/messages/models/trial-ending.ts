@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import { z } from "zod";
-import { subscriptionWithPlan } from "./rows.js";
+import { announcedAmount, subscriptionWithPlan } from "./rows.js";
 import { isoText, localDate, type ModelLoader, optional, readData } from "./source.js";
 
 /**
@@ -31,14 +31,10 @@ export const trialEndingModel: ModelLoader = async (ctx, source) => {
   if (ends === undefined) return { suppressed: "the subscription has no trial end" };
   if (DateTime.fromISO(ends, { zone: source.zone }) <= source.now)
     return { suppressed: "the trial has ended" };
-  const amount =
-    data.amount_minor !== undefined && data.currency !== undefined
-      ? { minor: data.amount_minor, currency: data.currency }
-      : { minor: subscription.planAmountMinor, currency: subscription.planCurrency };
   return {
     model: {
       kind: "trial_ending",
-      amount,
+      amount: announcedAmount(data, subscription),
       planName: subscription.planName,
       trialEndsOn: localDate(ends, source.zone),
       portalUrl: ctx.links.portal?.(source.customerId) ?? null,
