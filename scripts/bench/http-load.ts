@@ -3,8 +3,12 @@
  * descriptors are not shared with 10,000 client sockets. Reads its plan (LoadPlan, JSON) from
  * BENCH_HTTP_PLAN, runs autocannon with it, and writes one line of JSON (LoadResult) to stdout.
  * Every connection goes through the plan's requests in turn; a request unanswered after
- * `answerSeconds` is a timeout (autocannon drops the connection and opens another).
+ * `answerSeconds` is a timeout (autocannon drops the connection and opens another). With `rate`,
+ * each connection sends at most that many requests a second; without, the next as soon as the last
+ * is answered. The process measures its own event-loop delay: a load process that lags is measuring
+ * itself (a late timer reads as a late answer), and the caller says so.
  */
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import autocannon from "autocannon";
 
 export interface LoadPlan {
@@ -12,6 +16,8 @@ export interface LoadPlan {
   connections: number;
   seconds: number;
   answerSeconds: number;
+  /** Requests per second per connection; 0: as fast as answers come. */
+  rate: number;
   requests: { name: string; path: string; headers?: Record<string, string> }[];
 }
 
@@ -24,11 +30,15 @@ export interface LoadResult {
   /** Connection errors other than timeouts (refused, reset). */
   errors: number;
   seconds: number;
+  /** This process's own event-loop delay during the run, ms. */
+  lag: { p99: number; max: number };
 }
 
 const plan = JSON.parse(process.env.BENCH_HTTP_PLAN ?? "") as LoadPlan;
 const statuses: LoadResult["statuses"] = {};
 const latencies: number[] = [];
+const lag = monitorEventLoopDelay({ resolution: 10 });
+lag.enable();
 
 const instance = autocannon(
   {
@@ -36,6 +46,7 @@ const instance = autocannon(
     connections: plan.connections,
     duration: plan.seconds,
     timeout: plan.answerSeconds,
+    ...(plan.rate > 0 ? { connectionRate: plan.rate } : {}),
     requests: plan.requests.map((request) => ({
       method: "GET",
       path: request.path,
@@ -55,6 +66,7 @@ const instance = autocannon(
       timeouts: result.timeouts,
       errors: result.errors - result.timeouts,
       seconds: result.duration,
+      lag: { p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 },
     };
     process.stdout.write(`${JSON.stringify(line)}\n`, () => process.exit(0));
   },
