@@ -56,6 +56,8 @@ export const charges = pgTable(
       .notNull()
       .references(() => plans.id),
     kind: chargeKind("kind").notNull().default("period"),
+    /** The plan's units this charge bills (the subscription's quantity when it was created). */
+    quantity: integer("quantity").notNull().default(1),
     planChangeId: uuid("plan_change_id")
       .unique("charges_plan_change_key")
       .references(() => planChanges.id),

@@ -1,11 +1,33 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz } from "./columns.js";
-import { billingMode, collectionMethod, intervalUnit, language, messageKind } from "./enums.js";
+import {
+  billingMode,
+  collectionMethod,
+  featureKind,
+  intervalUnit,
+  language,
+  messageKind,
+  priceModel,
+} from "./enums.js";
 
 /**
  * What is sold. A plan's price and interval never change once a subscription uses it: a new
  * price is a new plan, and the old one is archived (archived plans take no new subscriptions).
+ * The price of a period is the price model applied to the subscription's quantity
+ * (billing/price-models.ts): amount_minor is the flat price, the unit price (per_unit) or the price
+ * of a package of package_size units; tiered and volume prices are their tiers alone (amount 0).
  */
 export const plans = pgTable(
   "plans",
@@ -14,6 +36,10 @@ export const plans = pgTable(
     name: text("name").notNull(),
     amountMinor: amountMinor().notNull(),
     currency: currency().notNull(),
+    priceModel: priceModel("price_model").notNull().default("flat"),
+    /** Tiered and volume prices: [{ up_to, unit_amount_minor, flat_amount_minor }], last up_to null. */
+    tiers: jsonb("tiers"),
+    packageSize: integer("package_size"),
     intervalUnit: intervalUnit("interval_unit").notNull(),
     intervalCount: integer("interval_count").notNull(),
     trialDays: integer("trial_days").notNull().default(0),
@@ -29,7 +55,15 @@ export const plans = pgTable(
   },
   (t) => [
     check("plans_name_present", sql`btrim(${t.name}) <> ''`),
-    check("plans_amount_positive", sql`${t.amountMinor} > 0`),
+    check(
+      "plans_amount_positive",
+      sql`${t.amountMinor} > 0 or (${t.amountMinor} = 0 and ${t.priceModel} in ('tiered', 'volume'))`,
+    ),
+    check("plans_tiers_shape", sql`(${t.priceModel} in ('tiered', 'volume')) = (${t.tiers} is not null)`),
+    check(
+      "plans_package_size",
+      sql`(${t.priceModel} = 'package') = (${t.packageSize} is not null) and coalesce(${t.packageSize}, 1) >= 1`,
+    ),
     check("plans_currency_code", isCurrencyCode(t.currency)),
     check("plans_interval_count_range", sql`${t.intervalCount} between 1 and 365`),
     check("plans_trial_days_range", sql`${t.trialDays} between 0 and 730`),
@@ -59,5 +93,48 @@ export const customers = pgTable(
   (t) => [
     check("customers_email_normalised", sql`${t.email} = lower(btrim(${t.email}))`),
     check("customers_email_shape", sql`${t.email} ~ '^[^@[:space:]]+@[^@[:space:]]+$'`),
+  ],
+);
+
+/**
+ * Something a plan gives its subscribers: a switch (`boolean`) or a limit (`limit`, e.g. 10
+ * projects). The code is what the merchant's application asks about; it never changes.
+ */
+export const features = pgTable(
+  "features",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    code: text("code").notNull().unique("features_code_key"),
+    name: text("name").notNull(),
+    kind: featureKind("kind").notNull(),
+    createdAt: createdAt(),
+    archivedAt: timestamptz("archived_at"),
+  },
+  (t) => [
+    check("features_code_shape", sql`${t.code} ~ '^[a-z0-9][a-z0-9_.-]{0,63}$'`),
+    check("features_name_present", sql`btrim(${t.name}) <> ''`),
+  ],
+);
+
+/**
+ * A feature a plan includes: a limit feature with its limit (null: unlimited), a switch with none.
+ * One row per plan and feature.
+ */
+export const planFeatures = pgTable(
+  "plan_features",
+  {
+    planId: uuid("plan_id")
+      .notNull()
+      .references(() => plans.id),
+    featureId: uuid("feature_id")
+      .notNull()
+      .references(() => features.id),
+    limitValue: bigint("limit_value", { mode: "number" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.planId, t.featureId] }),
+    index("plan_features_feature_idx").on(t.featureId),
+    check("plan_features_limit_non_negative", sql`${t.limitValue} is null or ${t.limitValue} >= 0`),
   ],
 );

@@ -84,7 +84,7 @@ export const subscriptionDiscounts = pgTable(
 );
 
 /**
- * A change of a subscription's plan. Rules:
+ * A change of a subscription's plan, its quantity (seats), or both. Rules:
  * - at most one is scheduled per subscription (a new request replaces it, canceling the old one);
  * - an applied change is final and carries what it credited and charged, in minor units of the
  *   plans' shared currency (a change across currencies is refused before anything is written);
@@ -103,6 +103,8 @@ export const planChanges = pgTable(
     toPlanId: uuid("to_plan_id")
       .notNull()
       .references(() => plans.id),
+    fromQuantity: integer("from_quantity").notNull().default(1),
+    toQuantity: integer("to_quantity").notNull().default(1),
     proration: prorationBehavior("proration").notNull(),
     status: planChangeStatus("status").notNull(),
     effectiveAt: timestamptz("effective_at").notNull(),
@@ -122,7 +124,14 @@ export const planChanges = pgTable(
     index("plan_changes_subscription_idx").on(t.subscriptionId, t.createdAt),
     check("plan_changes_currency_code", isCurrencyCode(t.currency)),
     check("plan_changes_amounts_non_negative", sql`${t.creditMinor} >= 0 and ${t.debitMinor} >= 0`),
-    check("plan_changes_different_plan", sql`${t.fromPlanId} <> ${t.toPlanId}`),
+    check(
+      "plan_changes_different_plan",
+      sql`${t.fromPlanId} <> ${t.toPlanId} or ${t.fromQuantity} <> ${t.toQuantity}`,
+    ),
+    check(
+      "plan_changes_quantities_range",
+      sql`${t.fromQuantity} between 1 and 1000000 and ${t.toQuantity} between 1 and 1000000`,
+    ),
     check("plan_changes_applied_has_time", sql`(${t.status} = 'applied') = (${t.appliedAt} is not null)`),
     check("plan_changes_canceled_has_time", sql`(${t.status} = 'canceled') = (${t.canceledAt} is not null)`),
   ],

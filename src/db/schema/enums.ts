@@ -18,6 +18,10 @@ export const intervalUnit = pgEnum("interval_unit", ["day", "week", "month", "ye
  * `autosave` tokens are charged any amount with a fresh orderId per payment.
  */
 export const billingMode = pgEnum("billing_mode", ["recurring", "autosave"]);
+/** How a plan's price grows with the quantity (billing/price-models.ts). */
+export const priceModel = pgEnum("price_model", ["flat", "per_unit", "tiered", "volume", "package"]);
+/** A feature a plan gives: a switch, or a limit with a number (entitlements/). */
+export const featureKind = pgEnum("feature_kind", ["boolean", "limit"]);
 
 /**
  * How a subscription pays each period: `charge_automatically` with its saved card token

@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   index,
+  integer,
   pgTable,
   text,
   uniqueIndex,
@@ -50,6 +51,8 @@ export const subscriptions = pgTable(
       .notNull()
       .references(() => plans.id),
     status: subscriptionStatus("status").notNull().default("pending_enrollment"),
+    /** Units of the plan (seats): a period costs the plan's price model applied to it. */
+    quantity: integer("quantity").notNull().default(1),
     /** IANA zone in which period boundaries are computed (a month ends at local midnight). */
     timezone: text("timezone").notNull().default("Asia/Qatar"),
     billingAnchor: timestamptz("billing_anchor"),
@@ -90,6 +93,7 @@ export const subscriptions = pgTable(
       .on(t.paymentMethodId)
       .where(sql`${t.status} in ('trialing', 'active', 'past_due')`),
     check("subscriptions_credit_non_negative", sql`${t.creditMinor} >= 0`),
+    check("subscriptions_quantity_range", sql`${t.quantity} between 1 and 1000000`),
     check("subscriptions_timezone_present", sql`btrim(${t.timezone}) <> ''`),
     check(
       "subscriptions_billing_only_when_live",
