@@ -7,7 +7,8 @@
  *   context         context (the engine context and the shared billing clock)
  *   services     charging, scheduler, enrollment, invoicing, refunds, cancellation, coupons, dunning,
  *                customers, plans, events, webhooks, apikeys, imports, late-payments, payment-links, breaker, ops,
- *                health, pricing, plan-changes, portal, notices, customer-documents
+ *                health, pricing, plan-changes, portal, notices, customer-documents, usage, entitlements,
+ *                addons, one-off-charges, upcoming, usage-billing
  *   edges        http, api, cli, runtime, app (the composition root)
  * The gateway simulator is a product of its own beside the engine: it may use foundations and the
  * domain, never the engine's services or edges, and the engine never imports it except at the edges
@@ -18,7 +19,7 @@ const DOMAIN = "^src/billing/";
 const INFRASTRUCTURE = "^src/(db|gateway|queue|infra)/";
 const CONTEXT = "^src/context/";
 const SERVICES =
-  "^src/(charging|scheduler|enrollment|invoicing|refunds|cancellation|coupons|dunning|customers|plans|events|webhooks|apikeys|imports|late-payments|breaker|ops|portal|health|pricing|plan-changes|payment-links|notices|documents|messages|customer-documents)/";
+  "^src/(charging|scheduler|enrollment|invoicing|refunds|cancellation|coupons|dunning|customers|plans|events|webhooks|apikeys|imports|late-payments|breaker|ops|portal|health|pricing|plan-changes|payment-links|notices|documents|messages|customer-documents|usage|entitlements|addons|one-off-charges|upcoming|usage-billing)/";
 const EDGES = "^src/(http|api|cli|runtime|app)/";
 const SIMULATOR = "^src/simulator/";
 

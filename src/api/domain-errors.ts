@@ -1,3 +1,4 @@
+import { AddonError, type AddonErrorCode, AddonInputError } from "../addons/index.js";
 import { IllegalTransitionError, PlanInputError, type Refusal } from "../billing/index.js";
 import { SubscriptionNotFoundError } from "../cancellation/index.js";
 import { ChargeNotFoundError, ChargeNotHeldError } from "../charging/index.js";
@@ -11,6 +12,7 @@ import {
   type EnrollmentErrorCode,
 } from "../enrollment/index.js";
 import { GatewayError, GatewayUnavailableError } from "../gateway/index.js";
+import { OneOffInputError, OneOffRefusal, type OneOffRefusalCode } from "../one-off-charges/index.js";
 import { CollectionMethodRefusal, type SwitchRefusalCode } from "../payment-links/index.js";
 import { PlanChangeError, type PlanChangeRefusal } from "../plan-changes/index.js";
 import { PortalCustomerNotFoundError } from "../portal/index.js";
@@ -189,6 +191,14 @@ const COLLECTION_METHOD_PROBLEMS: Record<SwitchRefusalCode, RefusalProblem> = {
   no_usable_card: { status: 422, title: "No card that can be charged", field: "collection_method" },
 };
 
+/** One-off charges: the subscription's state is a conflict; a fixed card amount the domain's refusal. */
+const ONE_OFF_PROBLEMS: Record<OneOffRefusalCode, RefusalProblem> = {
+  subscription_not_chargeable: { status: 409, title: "Subscription takes no one-off charge" },
+  card_amount_fixed: { status: 422, title: "The card's amount is fixed" },
+  one_off_not_found: { status: 404, code: "not_found", title: "Resource not found" },
+  one_off_not_waiting: { status: 409, title: "One-off charge is not waiting" },
+};
+
 /** Granting credit: an ended subscription is a conflict; the rest are the domain's refusals. */
 const CREDIT_PROBLEMS: Record<CreditRefusalCode, RefusalProblem> = {
   subscription_ended: { status: 409, title: "Subscription has ended" },
@@ -196,16 +206,46 @@ const CREDIT_PROBLEMS: Record<CreditRefusalCode, RefusalProblem> = {
   amount_too_large: { status: 422, title: "Credit too large" },
 };
 
+/**
+ * Add-on refusals. The add-on a request names sits in the path (`code`), so a refusal about it names
+ * that; a refusal about the subscription's state is a conflict with it.
+ */
+const ADDON_PROBLEMS: Record<AddonErrorCode, RefusalProblem> = {
+  addon_exists: { status: 409, title: "Add-on code already exists" },
+  addon_not_found: { status: 404, code: "not_found", title: "Resource not found" },
+  addon_archived: { status: 422, title: "Add-on is archived" },
+  currency_mismatch: { status: 422, code: "addon_currency_mismatch", title: "Add-on in another currency" },
+  subscription_past_due: { status: 409, title: "Subscription is past due" },
+  subscription_not_changeable: { status: 409, title: "Subscription cannot change its add-ons" },
+  card_amount_fixed: { status: 422, title: "The card's amount is fixed" },
+  quantity_too_large: { status: 422, title: "Quantity too large" },
+  addon_not_attached: { status: 404, title: "Subscription does not carry this add-on" },
+};
+
+function addonProblem(error: AddonError): ApiProblem {
+  const { status, title, code = error.code } = ADDON_PROBLEMS[error.code];
+  const at =
+    error.field === "addon" ? { field: "code", location: "path" } : { field: error.field, location: "body" };
+  return new ApiProblem(status, code, title, error.message, {
+    ...error.details,
+    ...(error.field ? { errors: [{ ...at, message: error.message }] } : {}),
+  });
+}
+
 export function domainProblem(error: unknown): ApiProblem | undefined {
   if (error instanceof PlanChangeError) return refusalProblem(PLAN_CHANGE_PROBLEMS, error);
+  if (error instanceof OneOffRefusal) return refusalProblem(ONE_OFF_PROBLEMS, error);
   if (error instanceof CollectionMethodRefusal) return refusalProblem(COLLECTION_METHOD_PROBLEMS, error);
   if (
     error instanceof PlanInputError ||
     error instanceof CustomerInputError ||
     error instanceof CouponInputError ||
-    error instanceof CreditInputError
+    error instanceof CreditInputError ||
+    error instanceof OneOffInputError ||
+    error instanceof AddonInputError
   )
     return bodyIssues(error.issues);
+  if (error instanceof AddonError) return addonProblem(error);
   if (error instanceof CreditRefusal) return refusalProblem(CREDIT_PROBLEMS, error, error.field);
   if (error instanceof WebhookUrlRefusedError)
     return bodyIssues([{ field: error.field, message: error.message }]);

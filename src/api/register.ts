@@ -7,18 +7,25 @@ import { claimOrReplay, fingerprintRequest, recordResponse } from "./idempotency
 import { parseJsonBody } from "./json-body.js";
 import { API_PREFIX, registerOpenApi } from "./openapi.js";
 import { apiRateLimit } from "./rate-limit.js";
+import { addonRoutes } from "./routes/addons.js";
 import { chargeRoutes } from "./routes/charges.js";
 import { couponRoutes } from "./routes/coupons.js";
 import { customerRoutes } from "./routes/customers.js";
 import { documentRoutes } from "./routes/documents.js";
 import { dunningRoutes } from "./routes/dunning.js";
+import { entitlementRoutes } from "./routes/entitlements.js";
+import { featureRoutes } from "./routes/features.js";
 import { invoiceRoutes } from "./routes/invoices.js";
 import { messageRoutes } from "./routes/messages.js";
+import { meterRoutes } from "./routes/meters.js";
+import { oneOffChargeRoutes } from "./routes/one-off-charges.js";
 import { planChangeRoutes } from "./routes/plan-changes.js";
 import { planRoutes } from "./routes/plans.js";
 import { refundRoutes } from "./routes/refunds.js";
 import { subscriptionActionRoutes } from "./routes/subscription-actions.js";
 import { subscriptionRoutes } from "./routes/subscriptions.js";
+import { usageRoutes } from "./routes/usage.js";
+import { usagePriceRoutes } from "./routes/usage-prices.js";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 import { strictQuery } from "./strict-query.js";
 
@@ -60,7 +67,11 @@ export function registerMerchantApi(app: FastifyInstance, ctx: EngineContext): v
       subscriptionRoutes(api, ctx);
       subscriptionActionRoutes(api, ctx);
       planChangeRoutes(api, ctx);
+      oneOffChargeRoutes(api, ctx);
       couponRoutes(api, ctx);
+      addonRoutes(api, ctx);
+      featureRoutes(api, ctx);
+      entitlementRoutes(api, ctx);
       chargeRoutes(api, ctx);
       invoiceRoutes(api, ctx);
       refundRoutes(api, ctx);
@@ -68,6 +79,9 @@ export function registerMerchantApi(app: FastifyInstance, ctx: EngineContext): v
       messageRoutes(api, ctx);
       dunningRoutes(api, ctx);
       webhookEndpointRoutes(api, ctx);
+      meterRoutes(api, ctx);
+      usageRoutes(api, ctx);
+      usagePriceRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -9,6 +9,19 @@ export {
   breakerVerdict,
 } from "./breaker.js";
 export {
+  addonLine,
+  CHARGE_KINDS,
+  CHARGE_LINE_KINDS,
+  type ChargeKind,
+  type ChargeLine,
+  type ChargeLineKind,
+  linesWorthStoring,
+  oneOffLine,
+  periodLines,
+  planLine,
+  subtotalOf,
+} from "./charge-lines.js";
+export {
   type AttemptOutcome,
   type ChargeEvent,
   type ChargeOutcomeInput,
@@ -84,6 +97,7 @@ export {
   TERMINAL_ACTIONS,
   type TerminalAction,
 } from "./dunning.js";
+export * from "./entitlements.js";
 export { INTERVAL_UNITS, type IntervalUnit } from "./interval-units.js";
 export {
   type LatePaymentDecision,
@@ -141,6 +155,7 @@ export {
   planInterval,
   positiveMinorUnits,
 } from "./plan.js";
+export * from "./price-models.js";
 export {
   type PeriodCost,
   type PlanChangeInput,
@@ -187,3 +202,4 @@ export {
   type SubscriptionState,
 } from "./subscription-states.js";
 export { type DocumentSeries, formatDocumentNumber, includedTax } from "./tax.js";
+export { MAX_USAGE_LINE_QUANTITY, priceUsage, type UsagePrice } from "./usage-pricing.js";

@@ -1,9 +1,20 @@
 import { z } from "zod";
-import { isCurrency, type Money, MoneyFormatError, toMinor } from "../money/index.js";
+import type { Money } from "../money/index.js";
+import { currencyCode, decimalAmountText, positiveMinorUnits } from "./amount-text.js";
 import { INTERVAL_UNITS, type IntervalUnit } from "./interval-units.js";
 import { COLLECTION_METHODS, type CollectionMethod } from "./payment-link.js";
 import type { BillingInterval } from "./periods.js";
+import { checkPrice, priceFields, priceOfInput } from "./plan-price.js";
+import type { PriceModel } from "./price-models.js";
 import { storableText } from "./storable-text.js";
+
+/**
+ * A plan as sold: its validated create-plan body (snake_case, as the HTTP API receives it) and the
+ * domain plan it becomes. Amounts are exact in minor units of the plan's currency; its price model
+ * and price fields are checked in plan-price.ts. Every problem of a body is reported at once.
+ */
+
+export { currencyCode, decimalAmountText, positiveMinorUnits };
 
 /**
  * How the card token is charged. `recurring`: the gateway stored the amount with the token and
@@ -16,8 +27,14 @@ export type BillingMode = (typeof BILLING_MODES)[number];
 export interface Plan {
   readonly id: string;
   readonly name: string;
-  /** Price of one period, in minor units of its currency. */
+  /**
+   * The plan's amount in minor units of its currency: the price of one period (flat), of one unit
+   * (per_unit) or of one package (package); 0 for tiered and volume plans, which their tiers price.
+   * The price of a period at a quantity is priceOf(plan.price, quantity).
+   */
   readonly amount: Money;
+  /** How the price grows with the subscription's quantity (billing/price-models.ts). */
+  readonly price: PriceModel;
   readonly intervalUnit: IntervalUnit;
   /** 1 to 365 units per period (3 months = quarterly). */
   readonly intervalCount: number;
@@ -54,65 +71,16 @@ export interface PlanInputOptions {
   readonly currencies?: readonly string[];
 }
 
-/** A plain, unsigned decimal: digits, then optionally a point and more digits. */
-const PLAIN_DECIMAL = /^\d+(\.\d*)?$/;
-
-/**
- * A decimal amount's own text, before its currency is known: exactly a decimal, nothing around it.
- * Money parsing forgives surrounding whitespace (gateway replies carry it), but a price a person
- * sends with a stray space is refused rather than silently changed. `field` names it in messages.
- */
-export function decimalAmountText(field = "amount") {
-  return z.string({ error: `${field} must be a decimal string such as "100.00"` }).check((payload) => {
-    const text = payload.value;
-    const shown = JSON.stringify(text);
-    let message: string | undefined;
-    if (text.trim() !== text)
-      message = `${field} ${shown} has spaces around it; send the number alone, e.g. "100.00"`;
-    else if (text.startsWith("-") && PLAIN_DECIMAL.test(text.slice(1)))
-      message = `${field} ${shown} must not be negative`;
-    else if (!PLAIN_DECIMAL.test(text))
-      message = `${field} ${shown} is not a decimal number such as "100.00"`;
-    if (message) payload.issues.push({ code: "custom", input: text, message });
-  });
-}
-
-/** An ISO 4217 code, and one of `currencies` (GATEWAY_CURRENCIES) when given. */
-export function currencyCode(currencies: readonly string[] | undefined) {
-  const allowed = currencies?.join(", ");
-  return z.string({ error: "currency must be a string" }).check((payload) => {
-    const code = payload.value;
-    let message: string | undefined;
-    if (!isCurrency(code)) message = "currency must be an ISO 4217 code such as QAR";
-    else if (currencies && !currencies.includes(code))
-      message = `currency ${code} is not one the gateway account takes; allowed: ${allowed} (GATEWAY_CURRENCIES)`;
-    if (message) payload.issues.push({ code: "custom", input: code, message });
-  });
-}
-
-/** The amount in minor units of the currency, or why it has none there (decimals, size, zero). */
-export function positiveMinorUnits(amount: string, currency: string, field = "amount"): number | string {
-  let minor: number;
-  try {
-    minor = toMinor(amount, currency);
-  } catch (error) {
-    if (error instanceof MoneyFormatError) return error.message.replace(/^amount /, `${field} `);
-    throw error;
-  }
-  // The gateway cannot take a zero charge; a free plan is a trial, not a price.
-  return minor > 0 ? minor : `${field} must be greater than zero`;
-}
-
 const hasIssueAt = (issues: readonly { path?: readonly PropertyKey[] }[], field: string) =>
   issues.some((issue) => issue.path?.[0] === field);
 
 /**
- * The body of "create a plan" (snake_case, as the HTTP API receives it). The amount is a decimal
- * string converted exactly to minor units of the currency: "10.5" QAR is 1050 dirham, while
+ * The body of "create a plan" (snake_case, as the HTTP API receives it). Amounts are decimal
+ * strings converted exactly to minor units of the currency: "10.5" QAR is 1050 dirham, while
  * "10.505" QAR is refused rather than rounded. Unknown fields are refused so that a misspelt
  * optional field ("trial_day") cannot silently fall back to its default. Every problem is reported
- * at once: the amount's check against its currency runs even when other fields are wrong, so a
- * body with several bad fields is answered with all of them.
+ * at once: the cross-field checks (amounts against the currency, the price model's fields) run
+ * even when other fields are wrong, so a body with several bad fields is answered with all of them.
  */
 export function planInputSchema({ currencies }: PlanInputOptions = {}) {
   return z
@@ -124,12 +92,15 @@ export function planInputSchema({ currencies }: PlanInputOptions = {}) {
           .min(1, { error: "name must not be empty" })
           .max(200, { error: "name must be at most 200 characters" })
           .check(storableText("name")),
-        amount: decimalAmountText(),
+        amount: priceFields.amount,
         currency: currencyCode(currencies).describe(
           currencies
             ? `ISO 4217 code the gateway account takes: ${currencies.join(", ")} (GATEWAY_CURRENCIES)`
             : "ISO 4217 code",
         ),
+        price_model: priceFields.price_model,
+        tiers: priceFields.tiers,
+        package_size: priceFields.package_size,
         interval: z.enum(INTERVAL_UNITS, { error: `interval must be one of ${INTERVAL_UNITS.join(", ")}` }),
         interval_count: integer("interval_count", 1, MAX_INTERVAL_COUNT).default(1),
         trial_days: integer("trial_days", 0, MAX_TRIAL_DAYS).default(0),
@@ -157,8 +128,7 @@ export function planInputSchema({ currencies }: PlanInputOptions = {}) {
     )
     .superRefine(
       (input, ctx) => {
-        const minor = positiveMinorUnits(input.amount, input.currency);
-        if (typeof minor === "string") ctx.addIssue({ code: "custom", path: ["amount"], message: minor });
+        checkPrice(input, ctx, !hasIssueAt(ctx.issues, "currency"));
         if (input.trial_without_card === true && !(Number(input.trial_days) > 0)) {
           ctx.addIssue({
             code: "custom",
@@ -168,18 +138,16 @@ export function planInputSchema({ currencies }: PlanInputOptions = {}) {
         }
       },
       {
-        // Also when other fields failed, as long as the amount and the currency themselves are fine.
-        when: ({ value, issues }) =>
-          typeof value === "object" &&
-          value !== null &&
-          !hasIssueAt(issues, "amount") &&
-          !hasIssueAt(issues, "currency"),
+        // Also when other fields failed: each check looks only at fields that are well formed.
+        when: ({ value }) => typeof value === "object" && value !== null,
       },
     )
-    .transform(
-      (input): PlanInput => ({
+    .transform((input): PlanInput => {
+      const { amountMinor, price } = priceOfInput(input);
+      return {
         name: input.name,
-        amount: { minor: toMinor(input.amount, input.currency), currency: input.currency },
+        amount: { minor: amountMinor, currency: input.currency },
+        price,
         intervalUnit: input.interval,
         intervalCount: input.interval_count,
         trialDays: input.trial_days,
@@ -187,8 +155,8 @@ export function planInputSchema({ currencies }: PlanInputOptions = {}) {
         billingMode: input.billing_mode,
         collectionMethod: input.collection_method,
         trialWithoutCard: input.trial_without_card,
-      }),
-    );
+      };
+    });
 }
 
 export class PlanInputError extends Error {
@@ -198,12 +166,26 @@ export class PlanInputError extends Error {
   }
 }
 
+/**
+ * A nested field's message names its whole path: "up_to must be …" at tiers.1.up_to reads
+ * "tiers.1.up_to must be …", so the message alone says which tier is wrong.
+ */
+function qualified(path: readonly PropertyKey[], message: string): string {
+  const leaf = String(path.at(-1));
+  return path.length > 1 && message.startsWith(`${leaf} `)
+    ? `${path.join(".")}${message.slice(leaf.length)}`
+    : message;
+}
+
 /** Validates a create-plan body; throws PlanInputError listing every problem by field. */
 export function parsePlanInput(input: unknown, options: PlanInputOptions = {}): PlanInput {
   const result = planInputSchema(options).safeParse(input);
   if (result.success) return result.data;
   throw new PlanInputError(
-    result.error.issues.map((issue) => ({ field: issue.path.join("."), message: issue.message })),
+    result.error.issues.map((issue) => ({
+      field: issue.path.join("."),
+      message: qualified(issue.path, issue.message),
+    })),
   );
 }
 

@@ -17,7 +17,8 @@ import { CliError, EXIT } from "./errors.js";
 
 /**
  * Bulk enrollment from a CSV with the header email, name, phone, plan (a plan id), and optionally
- * collection_method; name, phone and collection_method may be empty. Each row becomes a customer
+ * collection_method and quantity (seats, 1 when empty); name, phone, collection_method and quantity
+ * may be empty. Each row becomes a customer
  * (idempotent on e-mail) and a subscription with its checkout link; one paying by link
  * (collection_method send_payment_link, or by default the plan's) starts at once and has none.
  * Safe to run again on the same file:
@@ -41,6 +42,8 @@ export interface CsvRow {
   plan: string;
   /** The optional column collection_method, when the row fills it; else the plan's default. */
   collection_method?: string;
+  /** The optional column quantity, when the row fills it; else 1. */
+  quantity?: string;
   /** Why the row cannot be read (more cells than the header); it is then rejected as it is. */
   error?: string;
 }
@@ -85,6 +88,7 @@ export function readEnrollmentCsv(text: string, file: string): CsvRow[] {
     phone: record.phone ?? "",
     plan: record.plan ?? "",
     ...(record.collection_method ? { collection_method: record.collection_method } : {}),
+    ...(record.quantity ? { quantity: record.quantity } : {}),
     ...(error === undefined ? {} : { error }),
   }));
 }
@@ -119,6 +123,7 @@ async function enrollCsvRow(
   ctx: EngineContext,
   row: CsvRow,
   collectionMethod: CollectionMethod | undefined,
+  quantity: number | undefined,
   base: RowResult,
 ): Promise<RowResult> {
   const plan = await getPlan(ctx, row.plan);
@@ -154,6 +159,7 @@ async function enrollCsvRow(
     planId: plan.id,
     actor: CLI_ACTOR,
     collectionMethod,
+    quantity,
   });
   return {
     ...base,
@@ -188,8 +194,12 @@ export async function enrollRow(ctx: EngineContext, row: CsvRow): Promise<RowRes
       error: `collection_method ${JSON.stringify(method)} is not one of ${COLLECTION_METHODS.join(", ")} (or empty: the plan's)`,
     };
   }
+  const quantity = row.quantity === undefined ? undefined : Number(row.quantity);
+  if (quantity !== undefined && !/^\d+$/.test(row.quantity ?? "")) {
+    return { ...base, error: `quantity ${JSON.stringify(row.quantity)} is not a whole number (or empty: 1)` };
+  }
   try {
-    return await enrollCsvRow(ctx, row, method, base);
+    return await enrollCsvRow(ctx, row, method, quantity, base);
   } catch (error) {
     if (error instanceof CustomerInputError || error instanceof EnrollmentError) {
       return { ...base, error: error.message };

@@ -2,8 +2,10 @@ import { Argument, type Command, Option } from "commander";
 import { CHARGE_STATES } from "../billing/charge-states.js";
 import { MESSAGE_KINDS, MESSAGE_STATUSES } from "../billing/customer-messages.js";
 import { COUPON_DURATIONS } from "../billing/discount.js";
+import type { FeatureKind } from "../billing/entitlements.js";
 import { INTERVAL_UNITS } from "../billing/interval-units.js";
 import type { CollectionMethod } from "../billing/payment-link.js";
+import type { PriceModelName } from "../billing/price-models.js";
 import { PRORATION_BEHAVIORS } from "../billing/proration-behaviors.js";
 import type { RefundReason, RefundStatus } from "../billing/refund-state.js";
 import { SUBSCRIPTION_STATES } from "../billing/subscription-states.js";
@@ -11,7 +13,10 @@ import { CUSTOMER_LANGUAGES } from "../customers/languages.js";
 import type { DocumentLanguage } from "../documents/index.js";
 import { IMPORT_COLUMNS } from "../imports/columns.js";
 import type { Actions } from "./actions.js";
+import { registerMeters } from "./meters-command.js";
 import { choiceList, integer, uuid } from "./options.js";
+import { tierOption } from "./tier-option.js";
+import { registerUsagePrices } from "./usage-prices-command.js";
 
 /**
  * billing/payment-link.ts's COLLECTION_METHODS, spelt out: that module loads the dunning rules (and
@@ -34,6 +39,15 @@ const REFUND_STATUSES = [
   "unknown",
 ] as const satisfies readonly RefundStatus[];
 const REFUND_REASONS = ["requested", "duplicate"] as const satisfies readonly RefundReason[];
+
+/** billing/price-models.ts's PRICE_MODELS, spelt out too: that module loads zod. */
+const PRICE_MODELS = [
+  "flat",
+  "per_unit",
+  "tiered",
+  "volume",
+  "package",
+] as const satisfies readonly PriceModelName[];
 
 /** customer-documents' DOCUMENT_LANGUAGES, spelt out too: that module loads the documents' renderers. */
 const DOCUMENT_LANGUAGES = ["en", "ar", "bilingual"] as const satisfies readonly DocumentLanguage[];
@@ -62,8 +76,25 @@ function registerPlans(program: Command, action: Actions): void {
     .command("create")
     .description("create a plan; prints it with its id")
     .requiredOption("--name <name>", "name shown to customers")
-    .requiredOption("--amount <amount>", 'price of one period, a decimal such as "100.00"')
+    .option(
+      "--amount <amount>",
+      'a decimal such as "100.00": the price of one period (flat), of one unit (per_unit) or of one package (package); not with tiered or volume',
+    )
     .requiredOption("--currency <code>", "ISO 4217 code, e.g. QAR")
+    .addOption(
+      new Option(
+        "--price-model <model>",
+        "how the price grows with the quantity; any but flat needs --billing-mode autosave",
+      )
+        .choices(PRICE_MODELS)
+        .default("flat"),
+    )
+    .option(
+      "--tier <UP_TO:UNIT_AMOUNT[:FLAT_AMOUNT]>",
+      "tiered and volume: one tier, repeated in order; UP_TO is its last unit, inf for the open last tier (e.g. --tier 10:5.00 --tier inf:4.00)",
+      tierOption,
+    )
+    .option("--package-size <n>", "package: units per package", integer(1, 2_147_483_647))
     .addOption(
       new Option("--interval <unit>", "length unit of a period")
         .choices(INTERVAL_UNITS)
@@ -74,7 +105,7 @@ function registerPlans(program: Command, action: Actions): void {
     .addOption(
       new Option(
         "--billing-mode <mode>",
-        "recurring: the card token is charged the amount it was enrolled for; autosave: any amount (needed for plan changes and coupons)",
+        "recurring: the card token is charged the amount it was enrolled for; autosave: any amount (needed for plan changes, coupons and any price model but flat)",
       )
         .choices(["recurring", "autosave"])
         .default("recurring"),
@@ -139,6 +170,76 @@ function registerCoupons(program: Command, action: Actions): void {
     .action(action(load, "archive"));
 }
 
+function registerAddons(program: Command, action: Actions): void {
+  const addons = program
+    .command("addons")
+    .description("recurring prices sold beside plans, each billed as its own line of a period's charge");
+  const load = () => import("./actions/addons.js");
+
+  addons
+    .command("create")
+    .description("create an add-on; prints it with its id")
+    .requiredOption("--code <code>", "names it in every command: 1-64 of a-z, 0-9, _ . -; never changes")
+    .requiredOption("--name <name>", "shown on the charge's line")
+    .option(
+      "--amount <amount>",
+      'a decimal such as "10.00": the price of one period (flat), of one unit (per_unit) or of one package (package); not with tiered or volume',
+    )
+    .requiredOption("--currency <code>", "ISO 4217 code, e.g. QAR; only subscriptions billed in it take it")
+    .addOption(
+      new Option("--price-model <model>", "how the price grows with the quantity")
+        .choices(PRICE_MODELS)
+        .default("flat"),
+    )
+    .option(
+      "--tier <UP_TO:UNIT_AMOUNT[:FLAT_AMOUNT]>",
+      "tiered and volume: one tier, repeated in order; UP_TO is its last unit, inf for the open last tier",
+      tierOption,
+    )
+    .option("--package-size <n>", "package: units per package", integer(1, 2_147_483_647))
+    .action(action(load, "create"));
+
+  addons
+    .command("list")
+    .description("list the add-ons that can be attached, oldest first")
+    .option("--archived", "include archived add-ons")
+    .action(action(load, "list"));
+
+  addons
+    .command("archive")
+    .description("attach an add-on to nothing new; subscriptions that carry it keep it")
+    .argument("<code>", "add-on code")
+    .action(action(load, "archive"));
+}
+
+/** `subscriptions addons …`, under the subscriptions command (registered before it). */
+function registerSubscriptionAddons(program: Command, action: Actions): void {
+  const subscriptions = program.commands.find((command) => command.name() === "subscriptions");
+  if (!subscriptions) throw new Error("register the subscriptions command before its add-ons");
+  const load = () => import("./actions/addons.js");
+  const onSubscription = subscriptions
+    .command("addons")
+    .description("the add-ons a subscription carries, billed from its next period charged (no proration)");
+  onSubscription
+    .command("set")
+    .description("attach an add-on, or change its quantity (the same quantity changes nothing)")
+    .argument("<id>", "subscription id", uuid)
+    .argument("<code>", "add-on code")
+    .requiredOption("--quantity <n>", "units of the add-on", integer(1, 1_000_000))
+    .action(action(load, "setOnSubscription"));
+  onSubscription
+    .command("remove")
+    .description("take an add-on off; later periods are charged without it")
+    .argument("<id>", "subscription id", uuid)
+    .argument("<code>", "add-on code")
+    .action(action(load, "removeFromSubscription"));
+  onSubscription
+    .command("list")
+    .description("list the add-ons a subscription carries, with their quantity and period price")
+    .argument("<id>", "subscription id", uuid)
+    .action(action(load, "listOnSubscription"));
+}
+
 function registerCustomers(program: Command, action: Actions): void {
   const customers = program.command("customers").description("who pays");
   const load = () => import("./actions/customers.js");
@@ -198,8 +299,9 @@ function registerEnroll(program: Command, action: Actions): void {
     .option("--plan <id>", "plan id", uuid)
     .option(
       "--csv <file>",
-      "bulk: a CSV with the header email,name,phone,plan (plan is a plan id), and optionally collection_method",
+      "bulk: a CSV with the header email,name,phone,plan (plan is a plan id), and optionally collection_method and quantity",
     )
+    .option("--quantity <n>", "units of the plan (seats), 1 by default", integer(1, 1_000_000))
     .option("--out <file>", "bulk: where to write the checkout links (default <file>.links.csv)")
     .option(
       "--allow-duplicate",
@@ -251,6 +353,14 @@ function registerSubscriptions(program: Command, action: Actions): void {
     .action(action(reads, "show"));
 
   subscriptions
+    .command("upcoming")
+    .description(
+      "preview the next charge as the billing tick will create it: lines, discount, credit, total, tax",
+    )
+    .argument("<id>", "subscription id", uuid)
+    .action(action(reads, "upcoming"));
+
+  subscriptions
     .command("cancel")
     .description("cancel a subscription now (its open charges too), or at the end of the paid period")
     .argument("<id>", "subscription id", uuid)
@@ -270,16 +380,43 @@ function registerSubscriptions(program: Command, action: Actions): void {
   subscriptions
     .command("change-plan")
     .description(
-      "move a subscription to another plan of its currency: prorated now (the difference charged at once, or kept as credit), at the period's end, or with no proration",
+      "move a subscription to another plan of its currency, another quantity (seats), or both: prorated now (the difference charged at once, or kept as credit), at the period's end, or with no proration",
     )
     .argument("<id>", "subscription id", uuid)
-    .requiredOption("--plan <id>", "the new plan's id", uuid)
+    .option("--plan <id>", "the new plan's id (default: the current plan)", uuid)
+    .option("--quantity <n>", "the new quantity (default: the current one)", integer(1, 1_000_000))
     .addOption(
       new Option("--proration <behavior>", "how the change is billed (default PRORATION_BEHAVIOR)").choices(
         PRORATION_BEHAVIORS,
       ),
     )
     .action(action(planChange, "change"));
+
+  const oneOffs = () => import("./actions/one-off-charges.js");
+  subscriptions
+    .command("charge-once")
+    .description(
+      "charge the customer once (a set-up fee, an overage, a service): now as a charge of its own, or with --next-bill as a line of the next period's charge",
+    )
+    .argument("<id>", "subscription id", uuid)
+    .requiredOption("--description <text>", "what the customer sees on the charge and the receipt")
+    .requiredOption("--amount <decimal>", 'price of one unit in the subscription\'s currency, e.g. "150.00"')
+    .option("--quantity <n>", "units (default 1)", integer(1, 1_000_000))
+    .option("--next-bill", "add it to the next period's charge instead of charging now")
+    .action(action(oneOffs, "create"));
+
+  subscriptions
+    .command("one-off-charges")
+    .description("list a subscription's one-off charges, newest first")
+    .argument("<id>", "subscription id", uuid)
+    .action(action(oneOffs, "list"));
+
+  subscriptions
+    .command("cancel-one-off")
+    .description("cancel a one-off charge still waiting for the next bill")
+    .argument("<id>", "subscription id", uuid)
+    .argument("<one-off-id>", "one-off charge id", uuid)
+    .action(action(oneOffs, "cancel"));
 
   subscriptions
     .command("cancel-plan-change")
@@ -587,15 +724,75 @@ function registerProcesses(program: Command, action: Actions): void {
 }
 
 /** Registers every command on `program`, in the order `billing --help` lists them. */
+/** billing/entitlements.ts's FEATURE_KINDS, spelt out: the help should not load that module. */
+const FEATURE_KINDS = ["boolean", "limit"] as const satisfies readonly FeatureKind[];
+
+/** `features …`, and `plans features …` under the plans command (registered before it). */
+function registerFeatures(program: Command, action: Actions): void {
+  const features = program
+    .command("features")
+    .description("what plans give their subscribers (entitlements)");
+  const load = () => import("./actions/features.js");
+
+  features
+    .command("create")
+    .description("create a feature: a switch (boolean) or a limit; prints it")
+    .requiredOption("--code <code>", "what your application asks about: a-z, 0-9, _ . -; never changes")
+    .requiredOption("--name <name>", "what it is, for people")
+    .addOption(
+      new Option("--kind <kind>", "a switch, or a number").choices(FEATURE_KINDS).makeOptionMandatory(),
+    )
+    .action(action(load, "create"));
+
+  features
+    .command("list")
+    .description("list features, oldest first")
+    .option("--archived", "include archived features")
+    .action(action(load, "list"));
+
+  features
+    .command("archive")
+    .description("stop every plan from granting a feature; its customers are told (entitlements.changed)")
+    .argument("<code>", "feature code")
+    .action(action(load, "archive"));
+
+  const plans = program.commands.find((command) => command.name() === "plans");
+  if (!plans) throw new Error("register the plans command before the features");
+  const onPlans = plans.command("features").description("the features a plan includes");
+  onPlans
+    .command("set")
+    .description("include a feature in a plan, or change its limit; its customers are told")
+    .argument("<plan>", "plan id", uuid)
+    .argument("<code>", "feature code")
+    .option("--limit <n>", "a limit feature's limit", integer(0, Number.MAX_SAFE_INTEGER))
+    .option("--unlimited", "a limit feature without limit")
+    .action(action(load, "setOnPlan"));
+  onPlans
+    .command("unset")
+    .description("take a feature off a plan; its customers are told")
+    .argument("<plan>", "plan id", uuid)
+    .argument("<code>", "feature code")
+    .action(action(load, "unsetOnPlan"));
+  onPlans
+    .command("list")
+    .description("list the features a plan includes, by code")
+    .argument("<plan>", "plan id", uuid)
+    .action(action(load, "listOnPlan"));
+}
+
 export function registerCommands(program: Command, action: Actions): void {
   registerMigrate(program, action);
   registerPlans(program, action);
+  registerUsagePrices(program, action);
   registerCoupons(program, action);
+  registerAddons(program, action);
+  registerFeatures(program, action);
   registerCustomers(program, action);
   registerPortalLink(program, action);
   registerEnroll(program, action);
   registerImport(program, action);
   registerSubscriptions(program, action);
+  registerSubscriptionAddons(program, action);
   registerCharges(program, action);
   registerRefunds(program, action);
   registerDocuments(program, action);
@@ -606,5 +803,6 @@ export function registerCommands(program: Command, action: Actions): void {
   registerBreaker(program, action);
   registerClock(program, action);
   registerKeys(program, action);
+  registerMeters(program, action);
   registerProcesses(program, action);
 }

@@ -14,13 +14,29 @@ import type { RefundRow } from "../refunds/index.js";
 
 const iso = (value: Date | null): string | null => (value === null ? null : value.toISOString());
 
+/**
+ * A plan; its tiers as `--tier` and the API take them (decimals in its currency, up_to null for the
+ * open last tier). The amount is the price of a period, a unit or a package; 0 for tiered and volume.
+ */
 export function presentPlan(plan: StoredPlan) {
+  const { price } = plan;
+  const { currency } = plan.amount;
   return {
     id: plan.id,
     name: plan.name,
-    amount: toDecimalString(plan.amount.minor, plan.amount.currency),
+    price_model: price.model,
+    amount: toDecimalString(plan.amount.minor, currency),
     amount_minor: plan.amount.minor,
-    currency: plan.amount.currency,
+    currency,
+    tiers:
+      price.model === "tiered" || price.model === "volume"
+        ? price.tiers.map((tier) => ({
+            up_to: tier.upTo,
+            unit_amount: toDecimalString(tier.unitAmountMinor, currency),
+            flat_amount: toDecimalString(tier.flatAmountMinor, currency),
+          }))
+        : null,
+    package_size: price.model === "package" ? price.packageSize : null,
     interval: plan.intervalUnit,
     interval_count: plan.intervalCount,
     trial_days: plan.trialDays,
@@ -79,6 +95,7 @@ export function presentSubscription(row: SubscriptionView) {
     id: row.id,
     customer_id: row.customerId,
     plan_id: row.planId,
+    quantity: row.quantity,
     status: row.status,
     collection_method: row.collectionMethod,
     current_period_start: iso(row.currentPeriodStart),

@@ -204,6 +204,13 @@ export const envSchema = z.object({
   RECEIPT_BILINGUAL: flag("false"),
   // Also record each paid charge as a paid v1 invoice in the merchant's gateway account.
   GATEWAY_RECORD_PAID_INVOICES: flag("false"),
+  // Entitlements (docs/entitlements.md): days a past_due subscription keeps its features after its
+  // charge first failed, and how long an answer is kept in the process (0: always read afresh).
+  ENTITLEMENTS_PAST_DUE_GRACE_DAYS: int(0, 365).default(7),
+  ENTITLEMENTS_CACHE_SECONDS: int(0, 86_400).default(30),
+  // Usage metering (src/usage, docs/usage.md): hours after a period's end during which late usage
+  // events still land in it; past them the period is closed to usage.
+  USAGE_GRACE_HOURS: int(0, 24 * 31).default(24),
   BILLING_BATCH_SIZE: int(1, 10_000).default(500),
   DUNNING_RETRY_DAYS: csvDays.default([1, 3, 5, 7]),
   DUNNING_TERMINAL_ACTION: z.enum(["unpaid", "cancel"]).default("unpaid"),

@@ -1,4 +1,10 @@
-import { type DocumentSeries, formatDocumentNumber, includedTax } from "../billing/index.js";
+import {
+  type ChargeKind,
+  type ChargeLineKind,
+  type DocumentSeries,
+  formatDocumentNumber,
+  includedTax,
+} from "../billing/index.js";
 import type {
   DocumentLine,
   DocumentModel,
@@ -9,13 +15,16 @@ import type {
 
 /**
  * A document's model from the rows it is printed from. The table shows the charge as it was
- * billed: the plan at its price (what was paid plus what came off it), then each deduction, so the
- * rows add up to the charge. The total and the tax come from the document's own row, as issued:
+ * billed: its stored lines (the plan at its quantity, add-ons, one-offs), or the plan at its price
+ * (what was paid plus what came off it) for a charge without, then each deduction, so the rows add
+ * up to the charge. The total and the tax come from the document's own row, as issued:
  * a later change of tax settings never changes a document the customer already has.
  */
 
 export interface ChargeFacts {
-  kind: "period" | "plan_change";
+  kind: ChargeKind;
+  /** The lines the charge stored; none for a charge of its plan alone at quantity 1. */
+  lines: readonly { kind: ChargeLineKind; description: string; quantity: number; amountMinor: number }[];
   planName: string;
   periodStart: Date;
   periodEnd: Date;
@@ -41,16 +50,30 @@ export interface DocumentFacts {
 }
 
 export function chargeLines(charge: ChargeFacts): DocumentLine[] {
-  const lines: DocumentLine[] = [
-    {
-      kind: "plan",
-      planName: charge.planName,
-      planChange: charge.kind === "plan_change",
-      periodStart: charge.periodStart,
-      periodEnd: charge.periodEnd,
-      amountMinor: charge.amountMinor + charge.discountMinor + charge.creditMinor,
-    },
-  ];
+  const lines: DocumentLine[] =
+    charge.lines.length > 0
+      ? charge.lines.map((line) => {
+          // What recurs covers the period; a one-off does not.
+          const periodic = line.kind === "plan" || line.kind === "addon";
+          return {
+            kind: "item",
+            description: line.description,
+            quantity: line.quantity,
+            periodStart: periodic ? charge.periodStart : null,
+            periodEnd: periodic ? charge.periodEnd : null,
+            amountMinor: line.amountMinor,
+          };
+        })
+      : [
+          {
+            kind: "plan",
+            planName: charge.planName,
+            planChange: charge.kind === "plan_change",
+            periodStart: charge.periodStart,
+            periodEnd: charge.periodEnd,
+            amountMinor: charge.amountMinor + charge.discountMinor + charge.creditMinor,
+          },
+        ];
   if (charge.discountMinor > 0)
     lines.push({
       kind: "discount",

@@ -1,6 +1,8 @@
 import { and, desc, eq, lte } from "drizzle-orm";
+import type { ChargeKind } from "../billing/index.js";
 import type { Db } from "../db/index.js";
 import { charges, customers, paymentMethods, plans, subscriptions } from "../db/schema/index.js";
+import { chargeLinesOf } from "../pricing/index.js";
 import type { ChargeFacts } from "./build-model.js";
 import type { DocumentModel } from "./model.js";
 
@@ -12,6 +14,7 @@ import type { DocumentModel } from "./model.js";
 
 /** Columns to select from charges joined with plans, subscriptions and the document's customer. */
 export const chargeColumns = {
+  chargeId: charges.id,
   chargeKind: charges.kind,
   planName: plans.name,
   periodStart: charges.periodStart,
@@ -30,7 +33,8 @@ export const chargeColumns = {
 
 /** A row of chargeColumns. */
 export interface ChargeRow {
-  chargeKind: "period" | "plan_change";
+  chargeId: string;
+  chargeKind: ChargeKind;
   planName: string;
   periodStart: Date;
   periodEnd: Date;
@@ -46,9 +50,12 @@ export interface ChargeRow {
   customerTimeZone: string | null;
 }
 
-export function chargeFacts(row: ChargeRow): ChargeFacts {
+/** The charge's facts with its stored lines (read by the charge's id). */
+export async function chargeFacts(db: Db, row: ChargeRow): Promise<ChargeFacts> {
+  const lines = (await chargeLinesOf(db.$client, [row.chargeId])).get(row.chargeId) ?? [];
   return {
     kind: row.chargeKind,
+    lines,
     planName: row.planName,
     periodStart: row.periodStart,
     periodEnd: row.periodEnd,

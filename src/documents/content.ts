@@ -79,6 +79,17 @@ function row(v: Voice, line: DocumentLine): DocumentContent["rows"][number] {
         detail: auto(`${v.date(line.periodStart).text} – ${v.date(line.periodEnd).text}`),
         amount,
       };
+    case "item": {
+      const { periodStart, periodEnd } = line;
+      return {
+        description: [
+          auto(line.quantity === 1 ? line.description : `${line.description} × ${line.quantity}`),
+        ],
+        detail:
+          periodStart && periodEnd ? auto(`${v.date(periodStart).text} – ${v.date(periodEnd).text}`) : null,
+        amount,
+      };
+    }
     case "discount": {
       const percent = line.couponPercent;
       return {

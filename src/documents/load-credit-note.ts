@@ -64,7 +64,7 @@ export async function loadCreditNote(
       taxRateBp: row.taxRateBp,
       taxLabel: row.taxLabel,
       timeZone: timeZoneOf(row),
-      charge: chargeFacts(row),
+      charge: await chargeFacts(db, row),
       customer: customerOf(row),
       payment: {
         cardLast4: await attemptCardLast4(db, row.subscriptionId, attempt),

@@ -52,7 +52,7 @@ export async function loadReceipt(
       taxRateBp: row.taxRateBp,
       taxLabel: row.taxLabel,
       timeZone: timeZoneOf(row),
-      charge: chargeFacts(row),
+      charge: await chargeFacts(db, row),
       customer: customerOf(row),
       payment: {
         cardLast4: await attemptCardLast4(db, row.subscriptionId, attempt),

@@ -29,6 +29,16 @@ export type DocumentLine =
       periodEnd: Date;
       amountMinor: number;
     }
+  | {
+      /** A line the charge stored (billing/charge-lines.ts): its plan at a quantity, an add-on, a one-off. */
+      kind: "item";
+      description: string;
+      quantity: number;
+      /** The period the line covers; null for a one-off. */
+      periodStart: Date | null;
+      periodEnd: Date | null;
+      amountMinor: number;
+    }
   | { kind: "discount"; couponPercent: number | null; amountMinor: number }
   | { kind: "credit"; amountMinor: number };
 

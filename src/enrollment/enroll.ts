@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { COLLECTION_METHODS } from "../billing/index.js";
+import { COLLECTION_METHODS, MAX_QUANTITY } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { lockRedeemableCoupon, redeemCoupon } from "../coupons/index.js";
 import { customers, plans, subscriptions } from "../db/schema/index.js";
@@ -23,6 +23,13 @@ const enrollInput = z.object({
   allowDuplicate: z.boolean({ error: "allowDuplicate must be true or false" }).default(false),
   /** A coupon code to redeem on the new subscription. */
   coupon: z.string({ error: "coupon must be a coupon code" }).trim().min(1).optional(),
+  /** Units of the plan (seats); the period's price is the plan's price model at this quantity. */
+  quantity: z
+    .number({ error: "quantity must be a number" })
+    .int({ error: "quantity must be a whole number" })
+    .min(1, { error: "quantity must be at least 1" })
+    .max(MAX_QUANTITY, { error: `quantity must be at most ${MAX_QUANTITY}` })
+    .default(1),
   /** How the subscription pays; default the plan's (a plan with a cardless trial: by link). */
   collectionMethod: z
     .enum(COLLECTION_METHODS, { error: `collectionMethod must be one of ${COLLECTION_METHODS.join(", ")}` })
@@ -95,7 +102,7 @@ export async function subscribe(ctx: EnrollContext, input: EnrollInput): Promise
   if (!parsed.success) {
     throw new EnrollmentError("invalid_input", parsed.error.issues.map((issue) => issue.message).join("; "));
   }
-  const { customerId, planId, actor, allowDuplicate, coupon: code, collectionMethod } = parsed.data;
+  const { customerId, planId, actor, allowDuplicate, coupon: code, collectionMethod, quantity } = parsed.data;
   const now = ctx.clock.now();
   const { customer, enrollment, subscriptionId } = await ctx.db.transaction(async (tx) => {
     // Locked so that two enrolments of one customer at once cannot both find no subscription.
@@ -125,6 +132,7 @@ export async function subscribe(ctx: EnrollContext, input: EnrollInput): Promise
       .values({
         customerId,
         planId,
+        quantity,
         status: "pending_enrollment",
         timezone: ctx.config.BILLING_TIMEZONE,
         collectionMethod: method,
@@ -137,7 +145,7 @@ export async function subscribe(ctx: EnrollContext, input: EnrollInput): Promise
       occurredAt: now,
       subscriptionId: subscription.id,
       customerId,
-      data: { plan_id: planId, status: subscription.status, collection_method: method },
+      data: { plan_id: planId, quantity, status: subscription.status, collection_method: method },
     });
     if (coupon) await redeemCoupon(tx, { coupon, subscription, actor, now });
     if (byLink) {

@@ -4,6 +4,7 @@ import { enrollments } from "../db/schema/index.js";
 import { recordEvent } from "../events/index.js";
 import { ENROLLMENT_EVENTS } from "./events.js";
 import type { CustomerRow, EnrollmentRow, PlanRow, SubscriptionRow } from "./records.js";
+import { verificationAmountMinor } from "./verification-amount.js";
 
 export interface NewEnrollment {
   subscription: SubscriptionRow;
@@ -18,7 +19,7 @@ export interface NewEnrollment {
 }
 
 /**
- * Inserts a pending enrollment for the plan's price, in the plan's billing mode and the customer's
+ * Inserts a pending enrollment for the subscription's period price (verification-amount.ts), in the plan's billing mode and the customer's
  * language, with its event. The caller has made sure no other enrollment of the subscription is
  * pending (one pending per subscription is a unique index).
  */
@@ -29,7 +30,7 @@ export async function insertEnrollment(tx: Tx, input: NewEnrollment): Promise<En
     .values({
       subscriptionId: subscription.id,
       kind: plan.billingMode,
-      amountMinor: plan.amountMinor,
+      amountMinor: verificationAmountMinor(plan, subscription.quantity),
       currency: plan.currency,
       language: customer.language,
       returnUrl: returnUrl ?? null,

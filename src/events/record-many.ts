@@ -1,4 +1,5 @@
 import type { SqlRunner } from "../db/index.js";
+import { entitlementChanges } from "../entitlements/changed-events.js";
 import { addCustomerOutbox } from "./customer-outbox.js";
 import type { EventInput } from "./record.js";
 import { isWebhookEventType } from "./types.js";
@@ -56,5 +57,9 @@ export async function recordEvents(sql: SqlRunner, inputs: readonly EventInput[]
     sql,
     inputs.map((input, index) => ({ ...input, id: ids[index] as number })),
   );
+  // What changes of standing or plan give their customers now (src/entitlements/changed-events.ts),
+  // recorded after them; no statement unless the batch holds such a change.
+  const entitlements = await entitlementChanges(sql, inputs);
+  if (entitlements.length > 0) await recordEvents(sql, entitlements);
   return ids;
 }

@@ -1,6 +1,7 @@
 import type { DateTime } from "luxon";
 import { type Db, sqlOf, type Tx } from "../db/index.js";
 import { events } from "../db/schema/index.js";
+import { changesEntitlements, entitlementChanges } from "../entitlements/changed-events.js";
 import { addCustomerOutbox, speaksToCustomer } from "./customer-outbox.js";
 import { addWebhookDeliveries } from "./outbox.js";
 import { isWebhookEventType } from "./types.js";
@@ -48,13 +49,18 @@ async function insertEvent(tx: Db | Tx, input: EventInput): Promise<RecordedEven
 export async function recordEvent(tx: Db | Tx, input: EventInput): Promise<RecordedEvent> {
   const { type } = input;
   const webhook = isWebhookEventType(type);
-  if (!webhook && !speaksToCustomer(type)) return insertEvent(tx, input);
+  const entitling = changesEntitlements(type);
+  if (!webhook && !entitling && !speaksToCustomer(type)) return insertEvent(tx, input);
   // Several statements must be atomic even when the caller passed the pool rather than a
   // transaction; inside a caller's transaction this is a savepoint, which rolls back with it.
   return tx.transaction(async (inner) => {
     const event = await insertEvent(inner, input);
     if (webhook) await addWebhookDeliveries(inner, { ...input, id: event.id, type });
     await addCustomerOutbox(sqlOf(inner), [{ ...input, id: event.id }]);
+    // What the change gives its customer now (src/entitlements/changed-events.ts), recorded after it.
+    if (entitling) {
+      for (const next of await entitlementChanges(sqlOf(inner), [input])) await recordEvent(inner, next);
+    }
     return event;
   });
 }

@@ -24,8 +24,13 @@ export const EVENT_TYPES = {
   subscriptionRenewalUpcoming: "subscription.renewal_upcoming",
   subscriptionTrialEnding: "subscription.trial_ending",
   subscriptionCreditGranted: "subscription.credit_granted",
+  subscriptionAddonAdded: "subscription.addon_added",
+  subscriptionAddonUpdated: "subscription.addon_updated",
+  subscriptionAddonRemoved: "subscription.addon_removed",
   messageSent: "message.sent",
   messageFailed: "message.failed",
+  entitlementsChanged: "entitlements.changed",
+  subscriptionOneOffChargeAdded: "subscription.one_off_charge_added",
 } as const;
 
 export type WebhookEventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
@@ -65,10 +70,20 @@ export const WEBHOOK_EVENT_TYPES: Readonly<Record<WebhookEventType, string>> = {
     "The trial ends soon (TRIAL_ENDING_NOTICE_DAYS ahead) and converts to paid; data says when, the first charge, and whether a card is saved.",
   "subscription.credit_granted":
     "A person gave the customer credit, taken off the next charges; data carries the amount, the reason and the balance after.",
+  "subscription.addon_added":
+    "An add-on was attached to the subscription; it is billed from the next period charged. data carries the add-on's code and quantity.",
+  "subscription.addon_updated":
+    "An add-on's quantity on the subscription changed, from the next period charged; data carries from_quantity and to_quantity.",
+  "subscription.addon_removed":
+    "An add-on was taken off the subscription; the next periods are charged without it. data carries its code and last quantity.",
   "message.sent":
     "An e-mail to the customer (a receipt, a notice) was accepted by the SMTP server; data says which message, its kind, the address and the server's reply.",
   "message.failed":
     "An e-mail to the customer could not be sent: the SMTP server refused it for good, or its retries ran out; data carries the server's last reply.",
+  "entitlements.changed":
+    "What a customer may use changed (a subscription started, fell past due or unpaid, was paused, resumed, canceled or changed plan, or a plan's features changed); data carries the customer's entitlements now, as GET /v1/customers/{id}/entitlements answers, and caused_by.",
+  "subscription.one_off_charge_added":
+    "A one-off charge was added: collected now as a charge of its own (charge_id), or waiting as a line of the next period's charge.",
 };
 
 export function isWebhookEventType(type: string): type is WebhookEventType {

@@ -1,4 +1,5 @@
 import type { DateTime } from "luxon";
+import type { ChargeKind } from "../billing/index.js";
 import type { InvoiceDiscount, InvoiceRequest } from "../gateway/index.js";
 
 /**
@@ -22,7 +23,7 @@ export interface InvoiceFacts {
   discountPercent: number | null;
   creditMinor: number;
   /** A plan change's own charge is described as the change. */
-  kind: "period" | "plan_change";
+  kind: ChargeKind;
   currency: string;
   periodStart: DateTime;
   periodEnd: DateTime;

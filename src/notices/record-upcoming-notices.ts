@@ -1,11 +1,13 @@
 import type { DateTime } from "luxon";
-import { noticeWindow } from "../billing/index.js";
+import { liveAddons } from "../addons/index.js";
+import { noticeWindow, periodLines, planLine, subtotalOf } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { pgInteger, type SqlTx } from "../db/index.js";
 import { recordEvents } from "../events/index.js";
-import { liveDiscounts, pricePeriods } from "../pricing/index.js";
+import { waitingOneOffs } from "../one-off-charges/index.js";
+import { liveDiscounts, planPriceModel, pricePeriods } from "../pricing/index.js";
 import { noticeEvent } from "./notice-event.js";
-import { alreadyNoticed, type Cursor, lockUpcoming, type NoticeKind } from "./upcoming.js";
+import { alreadyNoticed, type Cursor, lockUpcoming, type NoticeKind, type UpcomingRow } from "./upcoming.js";
 
 /**
  * Notices before money moves, once per subscription and period (upcoming.ts says which): the
@@ -75,19 +77,33 @@ async function recordKind(
   }
 }
 
-/** What the next charge of each subscription will be, priced as bill-due-subscriptions prices it. */
-async function chargeAmounts(
-  tx: SqlTx,
-  rows: readonly { id: string; amount_minor: string; credit_minor: string }[],
-): Promise<Map<string, number>> {
-  const discounts = await liveDiscounts(
-    tx,
-    rows.map((row) => row.id),
-  );
+/**
+ * What the next charge of each subscription will be, priced as bill-due-subscriptions prices it:
+ * the same lines (the plan at its quantity, its add-ons, the one-offs waiting for it), then the
+ * discount and the credit.
+ */
+async function chargeAmounts(tx: SqlTx, rows: readonly UpcomingRow[]): Promise<Map<string, number>> {
+  const ids = rows.map((row) => row.id);
+  const [discounts, addons, oneOffs] = await Promise.all([
+    liveDiscounts(tx, ids),
+    liveAddons(tx, ids),
+    waitingOneOffs(tx, ids),
+  ]);
   return new Map(
     rows.map((row) => {
+      const plan = planPriceModel({
+        priceModel: row.price_model,
+        amountMinor: pgInteger(row.amount_minor),
+        tiers: row.tiers,
+        packageSize: row.package_size,
+      });
+      const lines = periodLines(
+        planLine(row.plan_name, plan, row.quantity),
+        addons.get(row.id) ?? [],
+        oneOffs.get(row.id) ?? [],
+      );
       const priced = pricePeriods(
-        pgInteger(row.amount_minor),
+        subtotalOf(lines),
         1,
         discounts.get(row.id) ?? null,
         pgInteger(row.credit_minor),

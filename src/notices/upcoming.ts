@@ -1,5 +1,5 @@
 import type { DateTime } from "luxon";
-import type { CollectionMethod, NoticeWindow } from "../billing/index.js";
+import type { CollectionMethod, NoticeWindow, PriceModelName } from "../billing/index.js";
 import type { SqlTx } from "../db/index.js";
 import { EVENT_TYPES } from "../events/index.js";
 
@@ -17,7 +17,8 @@ import { EVENT_TYPES } from "../events/index.js";
  *   subscriptions_due_idx, so concurrent ticks split them; alreadyNoticed() then asks again, as a
  *   statement that sees whatever a concurrent tick committed before this one took the lock;
  * - the plan named is the one the period will bill: a plan change scheduled to take effect by then
- *   (plan-changes/apply-scheduled.ts applies it before billing), else the current one.
+ *   (plan-changes/apply-scheduled.ts applies it before billing), else the current one, and so is
+ *   the quantity.
  */
 export type NoticeKind = "trial_ending" | "renewal_upcoming";
 
@@ -48,7 +49,11 @@ export interface UpcomingRow {
   due_key: string;
   plan_id: string;
   plan_name: string;
+  quantity: number;
   amount_minor: string;
+  price_model: PriceModelName;
+  tiers: unknown;
+  package_size: number | null;
   currency: string;
   pm_issued_at: string | null;
   pm_expires_at: string | null;
@@ -79,7 +84,8 @@ export function lockUpcoming(
   return tx<UpcomingRow[]>`
     select s.id, s.customer_id, s.timezone, s.collection_method, s.credit_minor::text as credit_minor,
            s.next_billing_at, ${key} as due_key,
-           p.id as plan_id, p.name as plan_name, p.amount_minor::text as amount_minor, p.currency,
+           p.id as plan_id, p.name as plan_name, coalesce(pc.to_quantity, s.quantity) as quantity,
+           p.amount_minor::text as amount_minor, p.price_model, p.tiers, p.package_size, p.currency,
            pm.issued_at as pm_issued_at, pm.expires_at as pm_expires_at,
            pm.deactivated_at as pm_deactivated_at, pm.unusable_at as pm_unusable_at
     from subscriptions s

@@ -5,11 +5,12 @@ import {
   type IntervalUnit,
   monthlyRecurringMinor,
   type PlanShare,
+  type PriceModelName,
   SUBSCRIPTION_STATES,
   type SubscriptionState,
 } from "../billing/index.js";
 import { pgInteger } from "../db/index.js";
-import { termFieldsOf } from "../pricing/index.js";
+import { periodPriceMinor, termFieldsOf } from "../pricing/index.js";
 import type { OpsRange } from "./range.js";
 
 /**
@@ -17,7 +18,9 @@ import type { OpsRange } from "./range.js";
  * past_due: a past_due subscription is still billed until dunning ends), net of their live coupons
  * (each taken off its plan's price as a period's charge takes it), and churn in the range.
  * Counts come from an index-only scan of all of subscriptions_status_plan_idx, grouped by state and plan,
- * so the plans' prices are applied per plan rather than per row; churn from
+ * so the plans' prices are applied per plan rather than per row; a plan whose price follows the
+ * quantity (seats) is priced per plan and quantity, from a second scan of its paying subscriptions
+ * alone (none when every plan is flat); churn from
  * subscriptions_canceled_at_idx. Churn is canceled in the range ÷ (live now + canceled in the
  * range), live being every state but pending_enrollment and canceled.
  */
@@ -38,8 +41,15 @@ interface CountRow {
   n: string;
 }
 
+interface QuantityRow {
+  plan_id: string;
+  quantity: number;
+  n: string;
+}
+
 interface DiscountRow {
   plan_id: string;
+  quantity: number;
   discount_type: "percentage" | "fixed";
   percent_off: number | null;
   amount_off_minor: string | null;
@@ -50,6 +60,9 @@ interface DiscountRow {
 interface PlanRow {
   id: string;
   amount_minor: string;
+  price_model: PriceModelName;
+  tiers: unknown;
+  package_size: number | null;
   currency: string;
   interval_unit: IntervalUnit;
   interval_count: number;
@@ -58,7 +71,9 @@ interface PlanRow {
 export async function subscriptionOverview(sql: Sql, range: OpsRange): Promise<SubscriptionOverview> {
   const [countRows, plans, [canceledRow], discountRows] = await Promise.all([
     sql<CountRow[]>`select status::text, plan_id, count(*)::text as n from subscriptions group by 1, 2`,
-    sql<PlanRow[]>`select id, amount_minor::text, currency, interval_unit::text, interval_count from plans`,
+    sql<PlanRow[]>`
+      select id, amount_minor::text, price_model, tiers, package_size, currency, interval_unit::text, interval_count
+      from plans`,
     sql<{ n: string }[]>`
       select count(*)::text as n from subscriptions
       where canceled_at is not null
@@ -66,32 +81,48 @@ export async function subscriptionOverview(sql: Sql, range: OpsRange): Promise<S
         and canceled_at < ${range.to.toUTC().toISO()}::timestamptz`,
     // Live discounts are few beside subscriptions: read from the discounts' side.
     sql<DiscountRow[]>`
-      select s.plan_id, c.discount_type::text, c.percent_off, c.amount_off_minor::text, c.currency, count(*)::text as n
+      select s.plan_id, s.quantity, c.discount_type::text, c.percent_off, c.amount_off_minor::text, c.currency,
+             count(*)::text as n
       from subscription_discounts d
       join subscriptions s on s.id = d.subscription_id
       join coupons c on c.id = d.coupon_id
       where d.ended_at is null and s.status in ('active', 'past_due')
-      group by 1, 2, 3, 4, 5`,
+      group by 1, 2, 3, 4, 5, 6`,
   ]);
+  const byQuantity = plans.filter((p) => p.price_model !== "flat").map((p) => p.id);
+  const quantityRows =
+    byQuantity.length === 0
+      ? []
+      : await sql<QuantityRow[]>`
+          select plan_id, quantity, count(*)::text as n from subscriptions
+          where status in ('active', 'past_due') and plan_id = any(${byQuantity}::uuid[])
+          group by 1, 2`;
   const counts = Object.fromEntries(SUBSCRIPTION_STATES.map((s) => [s, 0])) as Record<
     SubscriptionState,
     number
   >;
   const planById = new Map(plans.map((p) => [p.id, p]));
   const sharesByCurrency = new Map<string, PlanShare[]>();
+  const share = (plan: PlanRow, amountMinor: number, subscriptions: number) => {
+    const shares = sharesByCurrency.get(plan.currency) ?? [];
+    shares.push({
+      amountMinor,
+      intervalUnit: plan.interval_unit,
+      intervalCount: plan.interval_count,
+      subscriptions,
+    });
+    sharesByCurrency.set(plan.currency, shares);
+  };
   for (const row of countRows) {
     const n = pgInteger(row.n);
     counts[row.status] += n;
     const plan = planById.get(row.plan_id);
-    if (!plan || !PAYING.includes(row.status)) continue;
-    const shares = sharesByCurrency.get(plan.currency) ?? [];
-    shares.push({
-      amountMinor: pgInteger(plan.amount_minor),
-      intervalUnit: plan.interval_unit,
-      intervalCount: plan.interval_count,
-      subscriptions: n,
-    });
-    sharesByCurrency.set(plan.currency, shares);
+    if (!plan || !PAYING.includes(row.status) || plan.price_model !== "flat") continue;
+    share(plan, pgInteger(plan.amount_minor), n);
+  }
+  for (const row of quantityRows) {
+    const plan = planById.get(row.plan_id)!;
+    share(plan, periodPrice(plan, row.quantity), pgInteger(row.n));
   }
   for (const row of discountRows) {
     const plan = planById.get(row.plan_id);
@@ -99,7 +130,7 @@ export async function subscriptionOverview(sql: Sql, range: OpsRange): Promise<S
     const terms = couponTerms(termFieldsOf(row));
     // A discount is a share with a negative price: the fractions are still summed exactly.
     sharesByCurrency.get(plan.currency)?.push({
-      amountMinor: -discountMinor(terms, pgInteger(plan.amount_minor)),
+      amountMinor: -discountMinor(terms, periodPrice(plan, row.quantity)),
       intervalUnit: plan.interval_unit,
       intervalCount: plan.interval_count,
       subscriptions: pgInteger(row.n),
@@ -114,4 +145,16 @@ export async function subscriptionOverview(sql: Sql, range: OpsRange): Promise<S
       .sort((a, b) => b.amountMinor - a.amountMinor),
     churn: { canceled, rate: live + canceled === 0 ? null : canceled / (live + canceled) },
   };
+}
+
+function periodPrice(plan: PlanRow, quantity: number): number {
+  return periodPriceMinor(
+    {
+      priceModel: plan.price_model,
+      amountMinor: pgInteger(plan.amount_minor),
+      tiers: plan.tiers,
+      packageSize: plan.package_size,
+    },
+    quantity,
+  );
 }

@@ -1,10 +1,13 @@
 import type { DateTime } from "luxon";
 import type { Sql } from "postgres";
+import type { PriceModelName } from "../billing/index.js";
 import { pgInstant, pgInteger } from "../db/index.js";
+import { periodPriceMinor } from "../pricing/index.js";
 
 /**
  * What is coming: renewals due in the next 24 hours and 7 days (count and amount per currency, from
- * subscriptions_due_idx, index-only, counted per plan so prices are applied per plan), and the saved cards of
+ * subscriptions_due_idx, index-only, counted per plan so prices are applied per plan; a plan whose
+ * price follows the quantity is counted per plan and quantity, reading its subscriptions' rows), and the saved cards of
  * live subscriptions that stop working within 30 days (payment_methods_expires_idx), the first few
  * listed so someone can reach out before the renewal fails. A card is its subscription's current
  * one when that subscription, reached by primary key from payment_methods.subscription_id (every
@@ -37,10 +40,19 @@ const EXPIRY_WINDOW_DAYS = 30;
 const LISTED = 10;
 
 interface RenewalRow {
-  within: "24h" | "7d";
+  plan_id: string;
+  quantity: number;
+  day: string;
+  week: string;
+}
+
+interface PlanRow {
+  id: string;
   currency: string;
-  n: string;
-  amount: string;
+  amount_minor: string;
+  price_model: PriceModelName;
+  tiers: unknown;
+  package_size: number | null;
 }
 
 interface CardRow {
@@ -57,21 +69,22 @@ export async function upcoming(sql: Sql, now: DateTime): Promise<Upcoming> {
     pm.deactivated_at is null and pm.unusable_at is null
     and pm.expires_at >= ${at}::timestamptz
     and pm.expires_at < ${at}::timestamptz + make_interval(days => ${EXPIRY_WINDOW_DAYS})`;
+  const plans = await sql<PlanRow[]>`
+    select id, currency, amount_minor::text, price_model, tiers, package_size from plans`;
+  const byQuantity = plans.filter((p) => p.price_model !== "flat").map((p) => p.id);
+  const dueIn = (extra: ReturnType<typeof sql>) => sql`
+    status in ('trialing', 'active', 'past_due') and next_billing_at is not null
+    and next_billing_at >= ${at}::timestamptz and next_billing_at < ${at}::timestamptz + interval '7 days'
+    and ${extra}`;
+  const counted = sql`count(*) filter (where next_billing_at < ${at}::timestamptz + interval '24 hours')::text as day,
+                      count(*)::text as week`;
   const [renewalRows, cardRows, [cardCount]] = await Promise.all([
     sql<RenewalRow[]>`
-      with due as (
-        select plan_id, count(*) filter (where next_billing_at < ${at}::timestamptz + interval '24 hours') as day,
-               count(*) as week
-        from subscriptions
-        where status in ('trialing', 'active', 'past_due') and next_billing_at is not null
-          and next_billing_at >= ${at}::timestamptz and next_billing_at < ${at}::timestamptz + interval '7 days'
-        group by plan_id
-      )
-      select w.within, p.currency, sum(w.n)::text as n, sum(w.n * p.amount_minor)::text as amount
-      from due
-      join plans p on p.id = due.plan_id
-      cross join lateral (values ('24h', due.day), ('7d', due.week)) as w(within, n)
-      group by 1, 2`,
+      select plan_id, 1 as quantity, ${counted} from subscriptions
+      where ${dueIn(sql`plan_id <> all(${byQuantity}::uuid[])`)} group by plan_id
+      union all
+      select plan_id, quantity, ${counted} from subscriptions
+      where ${dueIn(sql`plan_id = any(${byQuantity}::uuid[])`)} group by plan_id, quantity`,
     sql<CardRow[]>`
       select pm.id as payment_method_id, s.id as subscription_id, cu.email, pm.card_last4,
              pm.expires_at::text
@@ -91,13 +104,31 @@ export async function upcoming(sql: Sql, now: DateTime): Promise<Upcoming> {
       join subscriptions s on s.id = pm.subscription_id and s.payment_method_id = pm.id
       where ${usableCardsExpiring} and s.status in ('trialing', 'active', 'past_due')`,
   ]);
+  const planById = new Map(plans.map((p) => [p.id, p]));
   const renewals = (["24h", "7d"] as const).map((within) => {
-    const rows = renewalRows.filter((r) => r.within === within);
+    const byCurrency = new Map<string, number>();
+    let count = 0;
+    for (const row of renewalRows) {
+      const plan = planById.get(row.plan_id);
+      const n = pgInteger(within === "24h" ? row.day : row.week);
+      if (!plan || n === 0) continue;
+      count += n;
+      const price = periodPriceMinor(
+        {
+          priceModel: plan.price_model,
+          amountMinor: pgInteger(plan.amount_minor),
+          tiers: plan.tiers,
+          packageSize: plan.package_size,
+        },
+        row.quantity,
+      );
+      byCurrency.set(plan.currency, (byCurrency.get(plan.currency) ?? 0) + n * price);
+    }
     return {
       within,
-      count: rows.reduce((total, r) => total + pgInteger(r.n), 0),
-      amounts: rows
-        .map((r) => ({ currency: r.currency, amountMinor: pgInteger(r.amount) }))
+      count,
+      amounts: [...byCurrency]
+        .map(([currency, amountMinor]) => ({ currency, amountMinor }))
         .filter((a) => a.amountMinor > 0),
     };
   });

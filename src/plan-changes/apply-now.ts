@@ -91,17 +91,18 @@ export async function applyChangeNow(args: ApplyNowArgs): Promise<AppliedChange>
   }
   const nowIso = now.toUTC().toISO();
   const [change] = await tx<{ id: string }[]>`
-    insert into plan_changes (subscription_id, from_plan_id, to_plan_id, proration, status, effective_at, currency,
-                              credit_minor, debit_minor, actor, reason, applied_at)
-    values (${subscription.id}, ${from.id}, ${to.id}, ${args.proration}, 'applied', ${quote.effectiveAt.toISO()},
+    insert into plan_changes (subscription_id, from_plan_id, to_plan_id, from_quantity, to_quantity, proration, status,
+                              effective_at, currency, credit_minor, debit_minor, actor, reason, applied_at)
+    values (${subscription.id}, ${from.id}, ${to.id}, ${from.quantity}, ${to.quantity}, ${args.proration}, 'applied',
+            ${quote.effectiveAt.toISO()},
             ${from.currency}, ${quote.creditMinor}, ${quote.debitMinor}, ${args.actor}, ${args.reason ?? null}, ${nowIso})
     returning id`;
   const planChangeId = change!.id;
   const chargeId = charge
-    ? await insertChangeCharge(tx, subscription.id, planChangeId, to.id, from.currency, charge, now)
+    ? await insertChangeCharge(tx, subscription.id, planChangeId, to, charge, now)
     : null;
   await tx`
-    update subscriptions set plan_id = ${to.id}, credit_minor = ${creditLeft},
+    update subscriptions set plan_id = ${to.id}, quantity = ${to.quantity}, credit_minor = ${creditLeft},
       billing_anchor = coalesce(${reanchored?.start.toISO() ?? null}::timestamptz, billing_anchor),
       current_period_start = coalesce(${reanchored?.start.toISO() ?? null}::timestamptz, current_period_start),
       current_period_end = coalesce(${reanchored?.end.toISO() ?? null}::timestamptz, current_period_end),
@@ -125,6 +126,7 @@ export async function applyChangeNow(args: ApplyNowArgs): Promise<AppliedChange>
           period_end: charge.end.toISO(),
           amount_minor: charge.amountMinor,
           currency: from.currency,
+          quantity: to.quantity,
           discount_minor: charge.discountMinor,
           credit_minor: charge.creditMinor,
         },
@@ -138,6 +140,8 @@ export async function applyChangeNow(args: ApplyNowArgs): Promise<AppliedChange>
       plan_change_id: planChangeId,
       from_plan_id: from.id,
       to_plan_id: to.id,
+      from_quantity: from.quantity,
+      to_quantity: to.quantity,
       proration: args.proration,
       currency: from.currency,
       credit_minor: quote.creditMinor,
@@ -167,19 +171,18 @@ async function insertChangeCharge(
   tx: SqlTx,
   subscriptionId: string,
   planChangeId: string,
-  planId: string,
-  currency: string,
+  plan: PlanFacts,
   charge: ChangeCharge,
   now: DateTime,
 ): Promise<string> {
   const free = charge.amountMinor === 0;
   const nowIso = now.toUTC().toISO();
   const [row] = await tx<{ id: string }[]>`
-    insert into charges (subscription_id, plan_id, kind, plan_change_id, period_start, period_end, amount_minor, currency,
+    insert into charges (subscription_id, plan_id, quantity, kind, plan_change_id, period_start, period_end, amount_minor, currency,
                          status, next_attempt_at, dispatched_at, paid_at, discount_minor, discount_percent,
                          coupon_id, credit_minor)
-    values (${subscriptionId}, ${planId}, 'plan_change', ${planChangeId}, ${charge.start.toISO()}, ${charge.end.toISO()},
-            ${charge.amountMinor}, ${currency}, ${free ? "paid" : "scheduled"}, ${free ? null : nowIso},
+    values (${subscriptionId}, ${plan.id}, ${plan.quantity}, 'plan_change', ${planChangeId}, ${charge.start.toISO()},
+            ${charge.end.toISO()}, ${charge.amountMinor}, ${plan.currency}, ${free ? "paid" : "scheduled"}, ${free ? null : nowIso},
             ${free ? null : tx`now()`}, ${free ? nowIso : null}, ${charge.discountMinor}, ${charge.discountPercent},
             ${charge.couponId}, ${charge.creditMinor})
     returning id`;

@@ -5,7 +5,7 @@ import type { SqlTx } from "../db/index.js";
 import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
 
 /**
- * Carries out plan changes scheduled for the end of a period, before the scheduler bills the period
+ * Carries out plan (and quantity) changes scheduled for the end of a period, before the scheduler bills the period
  * that follows (scheduler/tick.ts runs this first), so that period is billed on the new plan. Rules:
  * - a change is applied once its effective_at has come and its trialing or active subscription is
  *   at a period boundary (next_billing_at reached: a pause and resume since may have moved it); a
@@ -21,6 +21,8 @@ interface DueChange {
   customer_id: string;
   from_plan_id: string;
   to_plan_id: string;
+  from_quantity: number;
+  to_quantity: number;
   status: string;
   cancel_at_period_end: boolean;
   from_unit: IntervalUnit;
@@ -47,7 +49,8 @@ export async function applyScheduledPlanChanges(
 async function applyBatch(tx: SqlTx, { now, batchSize }: { now: DateTime; batchSize: number }) {
   const nowIso = now.toUTC().toISO();
   const due = await tx<DueChange[]>`
-    select pc.id, pc.subscription_id, s.customer_id, pc.from_plan_id, pc.to_plan_id, s.status, s.cancel_at_period_end,
+    select pc.id, pc.subscription_id, s.customer_id, pc.from_plan_id, pc.to_plan_id, pc.from_quantity, pc.to_quantity,
+           s.status, s.cancel_at_period_end,
            fp.interval_unit as from_unit, fp.interval_count as from_count,
            tp.interval_unit as to_unit, tp.interval_count as to_count
     from plan_changes pc
@@ -73,10 +76,11 @@ async function applyBatch(tx: SqlTx, { now, batchSize }: { now: DateTime; batchS
         !sameInterval({ unit: c.from_unit, count: c.from_count }, { unit: c.to_unit, count: c.to_count }),
     );
     await tx`
-      update subscriptions s set plan_id = v.plan_id,
+      update subscriptions s set plan_id = v.plan_id, quantity = v.quantity,
         billing_anchor = case when v.reanchor then s.next_billing_at else s.billing_anchor end
       from unnest(${applying.map((c) => c.subscription_id)}::text[]::uuid[], ${applying.map((c) => c.to_plan_id)}::text[]::uuid[],
-                  ${reanchor.map(String)}::text[]::bool[]) as v(id, plan_id, reanchor)
+                  ${applying.map((c) => c.to_quantity)}::int[],
+                  ${reanchor.map(String)}::text[]::bool[]) as v(id, plan_id, quantity, reanchor)
       where s.id = v.id`;
     await tx`
       update plan_changes set status = 'applied', applied_at = ${nowIso}::timestamptz
@@ -93,6 +97,8 @@ async function applyBatch(tx: SqlTx, { now, batchSize }: { now: DateTime; batchS
         plan_change_id: c.id,
         from_plan_id: c.from_plan_id,
         to_plan_id: c.to_plan_id,
+        from_quantity: c.from_quantity,
+        to_quantity: c.to_quantity,
         proration: "at_period_end",
         credit_minor: 0,
         debit_minor: 0,

@@ -1,6 +1,7 @@
 import type { DateTime } from "luxon";
 import { z } from "zod";
 import {
+  MAX_QUANTITY,
   type PeriodCost,
   PRORATION_BEHAVIORS,
   type ProrationBehavior,
@@ -13,13 +14,17 @@ import { EVENT_TYPES, recordEvents } from "../events/index.js";
 import { enqueueChargeBatches } from "../queue/index.js";
 import { applyChangeNow } from "./apply-now.js";
 import { PlanChangeError } from "./errors.js";
-import { lockSubscriptionForChange, plansById } from "./load.js";
+import { atQuantity, lockSubscriptionForChange, plansById } from "./load.js";
 import { refusePlanChange } from "./refusals.js";
 
 /**
- * changePlan: moves a subscription to another plan, now or at the end of its period, in one
+ * changePlan: moves a subscription to another plan, another quantity (seats) or both, now or at the
+ * end of its period, in one
  * transaction under the subscription's row lock (refusals.ts says which changes are refused; the
  * price of a change comes from billing/proration.ts). Rules:
+ * - a plan is weighed at a quantity: its period price follows its price model (load.ts atQuantity),
+ *   so a change of seats prorates exactly as a change of plan; without a plan the subscription
+ *   keeps its plan, without a quantity it keeps its quantity;
  * - a new request replaces a scheduled change (the old one is canceled in the same transaction);
  * - the unused part of the period is credited at what its charge cost (price less coupon, credit
  *   counted as paid; nothing when it was refunded), or at the old plan's price when the period had
@@ -33,7 +38,8 @@ import { refusePlanChange } from "./refusals.js";
  */
 export const changePlanInput = z.object({
   subscriptionId: z.uuid(),
-  planId: z.uuid(),
+  planId: z.uuid().optional(),
+  quantity: z.number().int().min(1).max(MAX_QUANTITY).optional(),
   proration: z.enum(PRORATION_BEHAVIORS).optional(),
   actor: z.string().trim().min(1).max(200),
   reason: z.string().trim().min(1).max(500).optional(),
@@ -47,6 +53,8 @@ export interface ChangePlanResult {
   readonly proration: ProrationBehavior;
   readonly fromPlanId: string;
   readonly toPlanId: string;
+  readonly fromQuantity: number;
+  readonly toQuantity: number;
   readonly effectiveAt: DateTime;
   readonly currency: string;
   readonly creditMinor: number;
@@ -65,10 +73,12 @@ export async function changePlan(ctx: EngineContext, input: ChangePlanInput): Pr
   const now = ctx.clock.now();
   const result = await ctx.db.$client.begin(async (tx) => {
     const subscription = await lockSubscriptionForChange(tx, request.subscriptionId);
-    const plans = await plansById(tx, [subscription.plan_id, request.planId]);
-    const from = plans.get(subscription.plan_id)!;
-    const to = plans.get(request.planId);
-    refusePlanChange(subscription, from, to, request.planId);
+    const toPlanId = request.planId ?? subscription.plan_id;
+    const plans = await plansById(tx, [subscription.plan_id, toPlanId]);
+    const from = atQuantity(plans.get(subscription.plan_id)!, subscription.quantity);
+    const found = plans.get(toPlanId);
+    const to = found && atQuantity(found, request.quantity ?? subscription.quantity);
+    refusePlanChange(subscription, from, to, toPlanId);
     const trialing = subscription.status === "trialing";
     const period = currentPeriod(subscription, now);
     if (proration === "at_period_end" && subscription.cancel_at_period_end) {
@@ -93,13 +103,20 @@ export async function changePlan(ctx: EngineContext, input: ChangePlanInput): Pr
       timezone: subscription.timezone,
     });
     const replacedPlanChangeId = replaced?.id ?? null;
-    const shared = { fromPlanId: from.id, currency: from.currency, replacedPlanChangeId };
+    const shared = {
+      fromPlanId: from.id,
+      fromQuantity: from.quantity,
+      toPlanId: to.id,
+      toQuantity: to.quantity,
+      currency: from.currency,
+      replacedPlanChangeId,
+    };
     if (quote.kind === "scheduled") {
       const [change] = await tx<{ id: string }[]>`
-        insert into plan_changes (subscription_id, from_plan_id, to_plan_id, proration, status, effective_at,
-                                  currency, actor, reason)
-        values (${subscription.id}, ${from.id}, ${to.id}, ${proration}, 'scheduled', ${quote.effectiveAt.toISO()},
-                ${from.currency}, ${request.actor}, ${request.reason ?? null})
+        insert into plan_changes (subscription_id, from_plan_id, to_plan_id, from_quantity, to_quantity, proration,
+                                  status, effective_at, currency, actor, reason)
+        values (${subscription.id}, ${from.id}, ${to.id}, ${from.quantity}, ${to.quantity}, ${proration},
+                'scheduled', ${quote.effectiveAt.toISO()}, ${from.currency}, ${request.actor}, ${request.reason ?? null})
         returning id`;
       await recordEvents(tx, [
         {
@@ -112,6 +129,8 @@ export async function changePlan(ctx: EngineContext, input: ChangePlanInput): Pr
             plan_change_id: change!.id,
             from_plan_id: from.id,
             to_plan_id: to.id,
+            from_quantity: from.quantity,
+            to_quantity: to.quantity,
             effective_at: quote.effectiveAt.toISO(),
             replaced_plan_change_id: replacedPlanChangeId,
           },
@@ -154,11 +173,17 @@ export async function changePlan(ctx: EngineContext, input: ChangePlanInput): Pr
     );
   }
   ctx.logger.info(
-    { subscriptionId: request.subscriptionId, planId: request.planId, proration, status: result.status },
+    {
+      subscriptionId: request.subscriptionId,
+      planId: result.toPlanId,
+      quantity: result.toQuantity,
+      proration,
+      status: result.status,
+    },
     "plan change",
   );
   const { collect: _collect, ...rest } = result;
-  return { ...rest, subscriptionId: request.subscriptionId, proration, toPlanId: request.planId };
+  return { ...rest, subscriptionId: request.subscriptionId, proration };
 }
 
 /** The current period; a trial with no period yet runs from now to its end. */

@@ -1,6 +1,14 @@
-import type { BillingInterval, IntervalUnit, SubscriptionState } from "../billing/index.js";
+import {
+  type BillingInterval,
+  type IntervalUnit,
+  type PriceModel,
+  type PriceModelName,
+  priceOf,
+  type SubscriptionState,
+} from "../billing/index.js";
 import { SubscriptionNotFoundError } from "../cancellation/index.js";
 import { pgInteger, type SqlRunner } from "../db/index.js";
+import { planPriceModel } from "../pricing/index.js";
 
 /**
  * What a plan change reads, under the subscription's row lock: the subscription with its card, and
@@ -10,6 +18,7 @@ export interface LockedSubscription {
   id: string;
   customer_id: string;
   plan_id: string;
+  quantity: number;
   status: SubscriptionState;
   timezone: string;
   billing_anchor: string | null;
@@ -27,7 +36,7 @@ export async function lockSubscriptionForChange(
   subscriptionId: string,
 ): Promise<LockedSubscription> {
   const [row] = await sql<LockedSubscription[]>`
-    select s.id, s.customer_id, s.plan_id, s.status, s.timezone, s.billing_anchor, s.current_period_start,
+    select s.id, s.customer_id, s.plan_id, s.quantity, s.status, s.timezone, s.billing_anchor, s.current_period_start,
            s.current_period_end, s.next_billing_at, s.cancel_at_period_end, s.credit_minor,
            pm.kind as card_kind, pm.amount_minor as card_amount_minor
     from subscriptions s
@@ -38,9 +47,15 @@ export async function lockSubscriptionForChange(
   return row;
 }
 
+/**
+ * A plan as a change weighs it: at a quantity, with amountMinor the price of one period at that
+ * quantity (plansById gives quantity 1; atQuantity prices another).
+ */
 export interface PlanFacts {
   id: string;
   name: string;
+  price: PriceModel;
+  quantity: number;
   amountMinor: number;
   currency: string;
   interval: BillingInterval;
@@ -54,6 +69,9 @@ export async function plansById(sql: SqlRunner, ids: readonly string[]): Promise
       id: string;
       name: string;
       amount_minor: string;
+      price_model: PriceModelName;
+      tiers: unknown;
+      package_size: number | null;
       currency: string;
       interval_unit: IntervalUnit;
       interval_count: number;
@@ -61,7 +79,7 @@ export async function plansById(sql: SqlRunner, ids: readonly string[]): Promise
       archived: boolean;
     }[]
   >`
-    select id, name, amount_minor, currency, interval_unit, interval_count, billing_mode,
+    select id, name, amount_minor, price_model, tiers, package_size, currency, interval_unit, interval_count, billing_mode,
            archived_at is not null as archived
     from plans where id = any(${ids as string[]}::text[]::uuid[])`;
   return new Map(
@@ -70,7 +88,15 @@ export async function plansById(sql: SqlRunner, ids: readonly string[]): Promise
       {
         id: row.id,
         name: row.name,
-        amountMinor: pgInteger(row.amount_minor),
+        ...priced(
+          planPriceModel({
+            priceModel: row.price_model,
+            amountMinor: pgInteger(row.amount_minor),
+            tiers: row.tiers,
+            packageSize: row.package_size,
+          }),
+          1,
+        ),
         currency: row.currency,
         interval: { unit: row.interval_unit, count: row.interval_count },
         billingMode: row.billing_mode,
@@ -78,4 +104,13 @@ export async function plansById(sql: SqlRunner, ids: readonly string[]): Promise
       },
     ]),
   );
+}
+
+function priced(price: PriceModel, quantity: number) {
+  return { price, quantity, amountMinor: priceOf(price, quantity) };
+}
+
+/** The plan at another quantity (seats): its period price follows its price model. */
+export function atQuantity(plan: PlanFacts, quantity: number): PlanFacts {
+  return { ...plan, ...priced(plan.price, quantity) };
 }

@@ -7,10 +7,11 @@ import type { LockedSubscription, PlanFacts } from "./load.js";
  * Whether this subscription may move to this plan. Rules:
  * - only a trialing or active subscription changes plan: past_due first pays its debt (one open
  *   debt per subscription); pending, paused, unpaid and canceled ones have no period to change;
- * - the new plan exists, is not archived, is not the current one, and has the same currency;
+ * - the new plan exists, is not archived, and has the same currency; it is not the current plan at
+ *   the current quantity (a change of quantity alone stays on the plan);
  * - a card saved as a recurring token is charged, by the gateway, the amount it was enrolled for
- *   (GetnewPayment takes no amount for it), so it can only move to a plan of that same amount and
- *   interval; any other change needs a card saved for an autosave plan.
+ *   (GetnewPayment takes no amount for it), so it can only move to a plan (at a quantity) of that
+ *   same amount and interval; any other change needs a card saved for an autosave plan.
  * planChangeRefusal says which rule a change breaks, so the portal offers only changes changePlan
  * takes; refusePlanChange throws it as changePlan's refusal.
  */
@@ -36,8 +37,9 @@ export function planChangeRefusal(
   if (subscription.status !== "trialing" && subscription.status !== "active")
     return "subscription_not_changeable";
   if (!to) return "plan_not_found";
-  if (to.id === from.id) return "same_plan";
-  if (to.archived) return "plan_archived";
+  if (to.id === from.id && to.quantity === from.quantity) return "same_plan";
+  // Archived plans take no new subscribers; their own subscribers may still change seats.
+  if (to.archived && to.id !== from.id) return "plan_archived";
   if (to.currency !== from.currency) return "currency_mismatch";
   const recurring =
     subscription.cardKind === "recurring" ||
@@ -80,7 +82,10 @@ export function refusePlanChange(
     case "plan_not_found":
       throw new PlanChangeError(refusal, `no plan ${toPlanId}`);
     case "same_plan":
-      throw new PlanChangeError(refusal, `subscription ${id} is already on plan ${toPlanId}`);
+      throw new PlanChangeError(
+        refusal,
+        `subscription ${id} is already on plan ${toPlanId} at quantity ${from.quantity}`,
+      );
     case "plan_archived":
       throw new PlanChangeError(refusal, `plan ${toPlanId} is archived; it takes no new subscriptions`);
     case "currency_mismatch":

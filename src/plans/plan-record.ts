@@ -1,7 +1,10 @@
-import type { Plan } from "../billing/index.js";
+import { type Plan, priceModelOf } from "../billing/index.js";
 import type { plans } from "../db/schema/index.js";
 
-/** A stored plan: the domain plan plus its bookkeeping columns. */
+/**
+ * A stored plan: the domain plan plus its bookkeeping columns. Its price is read back from the
+ * price columns with priceModelOf; a row with malformed tiers throws rather than price anything.
+ */
 export interface StoredPlan extends Plan {
   readonly createdAt: Date;
   /** Set once the plan takes no new subscriptions; existing ones keep billing on it. */
@@ -13,6 +16,7 @@ export function toStoredPlan(row: typeof plans.$inferSelect): StoredPlan {
     id: row.id,
     name: row.name,
     amount: { minor: row.amountMinor, currency: row.currency },
+    price: priceModelOf(row),
     intervalUnit: row.intervalUnit,
     intervalCount: row.intervalCount,
     trialDays: row.trialDays,

@@ -2,6 +2,7 @@ import { and, inArray, isNull, or } from "drizzle-orm";
 import type { EngineContext } from "../context/index.js";
 import { plans } from "../db/schema/index.js";
 import { type ChangingSubscription, type PlanFacts, planChangeRefusal } from "../plan-changes/index.js";
+import { periodPriceMinor, planPriceModel } from "../pricing/index.js";
 
 /**
  * Plans the portal offers each subscription to move to. Rule: only changes changePlan would take,
@@ -41,7 +42,11 @@ export async function plansToChangeTo(
     (row): PlanFacts => ({
       id: row.id,
       name: row.name,
-      amountMinor: row.amountMinor,
+      // Offered at quantity 1: a change the portal makes keeps the subscription's quantity, and
+      // the rules it asks (recurring cards are on flat plans) do not turn on it.
+      price: planPriceModel(row),
+      quantity: 1,
+      amountMinor: periodPriceMinor(row, 1),
       currency: row.currency,
       interval: { unit: row.intervalUnit, count: row.intervalCount },
       billingMode: row.billingMode,

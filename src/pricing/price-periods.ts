@@ -4,7 +4,8 @@ import type { DiscountUse, LiveDiscount } from "./live-discounts.js";
 /**
  * Prices a subscription's consecutive periods, oldest first: each takes the live discount while it
  * covers one more period, then the credit left. Pure; returns what the write-back needs (the
- * discount's use and the credit left) beside each period's charge.
+ * discount's use and the credit left) beside each period's charge. `price` is every period's
+ * price, or each period's in turn (the first may carry one-off lines the others do not).
  */
 export interface PricedPeriods {
   readonly charges: readonly PeriodCharge[];
@@ -13,7 +14,7 @@ export interface PricedPeriods {
 }
 
 export function pricePeriods(
-  priceMinor: number,
+  price: number | readonly number[],
   periods: number,
   discount: LiveDiscount | null,
   creditMinor: number,
@@ -25,7 +26,7 @@ export function pricePeriods(
   let ended = false;
   for (let i = 0; i < periods; i++) {
     const charge = chargeForPeriod({
-      priceMinor,
+      priceMinor: typeof price === "number" ? price : (price[i] as number),
       discount: discount && !ended ? { ...discount, periodsApplied: applied } : null,
       creditMinor: credit,
     });

@@ -1,12 +1,26 @@
 import type { DateTime } from "luxon";
-import { assertTransition, type SubscriptionState } from "../billing/index.js";
+import { liveAddons } from "../addons/index.js";
+import {
+  assertTransition,
+  type ChargeLine,
+  linesWorthStoring,
+  type PriceModel,
+  type PriceModelName,
+  periodLines,
+  planLine,
+  type SubscriptionState,
+  subtotalOf,
+} from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { pgInstant, pgInteger, type SqlTx } from "../db/index.js";
 import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
+import { markOneOffsBilled, waitingOneOffs } from "../one-off-charges/index.js";
 import {
   createdChargeEvents,
+  insertChargeLines,
   liveDiscounts,
   type PricedPeriods,
+  planPriceModel,
   pricePeriods,
   recordDiscountUse,
 } from "../pricing/index.js";
@@ -25,7 +39,7 @@ import { handOut } from "./hand-out.js";
  * charges are scheduled, due at once and recorded as dispatched; the batch is handed to the queue
  * as soon as it commits (hand-out.ts), so the workers start while the next batch is billed.
  *
- * Each period is priced from the plan's price, the live coupon (while it covers one more period) and
+ * Each period is priced from the plan's price model at the subscription's quantity (seats), the live coupon (while it covers one more period) and
  * the subscription's credit (pricing/): the discount's periods and the credit left are written in
  * the same transaction. A period priced at zero is created paid, without the gateway, and never
  * handed out; a trialing subscription whose first period costs nothing becomes active with it.
@@ -52,7 +66,12 @@ interface DueRow {
   payment_method_id: string | null;
   credit_minor: string;
   plan_id: string;
+  plan_name: string;
+  quantity: number;
   amount_minor: string;
+  price_model: PriceModelName;
+  tiers: unknown;
+  package_size: number | null;
   currency: string;
   interval_unit: "day" | "week" | "month" | "year";
   interval_count: number;
@@ -93,8 +112,8 @@ async function billBatch(
   const nowIso = now.toUTC().toISO();
   const due = await tx<DueRow[]>`
     select s.id, s.customer_id, s.status, s.timezone, s.billing_anchor, s.next_billing_at,
-           s.cancel_at_period_end, s.payment_method_id, s.credit_minor, s.plan_id, p.amount_minor, p.currency, p.interval_unit,
-           p.interval_count
+           s.cancel_at_period_end, s.payment_method_id, s.credit_minor, s.plan_id, p.name as plan_name, s.quantity, p.amount_minor, p.price_model, p.tiers, p.package_size,
+           p.currency, p.interval_unit, p.interval_count
     from subscriptions s
     join plans p on p.id = s.plan_id
     where s.status in ('trialing', 'active') and s.next_billing_at is not null
@@ -125,19 +144,30 @@ async function billBatch(
     if (step?.kind === "bill") charges.push({ row, step });
     else if (step?.kind === "cancel") canceled.push({ row, at: step.at });
   }
-  const discounts = await liveDiscounts(
-    tx,
-    charges.map(({ row }) => row.id),
-  );
-  const priced = charges.map((bill) => ({
-    ...bill,
-    price: pricePeriods(
-      pgInteger(bill.row.amount_minor),
+  const ids = charges.map(({ row }) => row.id);
+  const [discounts, addons, oneOffs] = await Promise.all([
+    liveDiscounts(tx, ids),
+    liveAddons(tx, ids),
+    waitingOneOffs(tx, ids),
+  ]);
+  const models = new Map<string, PriceModel>();
+  const priced = charges.map((bill) => {
+    const lines = bill.step.periods.map((_, i) =>
+      periodLines(
+        planLine(bill.row.plan_name, modelOf(models, bill.row), bill.row.quantity),
+        addons.get(bill.row.id) ?? [],
+        // Waiting one-offs go on the first period billed, once.
+        i === 0 ? (oneOffs.get(bill.row.id) ?? []) : [],
+      ),
+    );
+    const price = pricePeriods(
+      lines.map(subtotalOf),
       bill.step.periods.length,
       discounts.get(bill.row.id) ?? null,
       pgInteger(bill.row.credit_minor),
-    ),
-  }));
+    );
+    return { ...bill, lines, price };
+  });
   const created = await insertCharges(tx, priced, now);
   await advanceSubscriptions(tx, priced);
   await recordDiscountUse(
@@ -202,7 +232,28 @@ function stepFor(ctx: Pick<EngineContext, "logger">, row: DueRow, now: DateTime,
   }
 }
 
-type PricedBill = { row: DueRow; step: Extract<BillingStep, { kind: "bill" }>; price: PricedPeriods };
+/** The row's plan's price model, read once per plan and batch (tiers are parsed from JSON). */
+function modelOf(models: Map<string, PriceModel>, row: DueRow): PriceModel {
+  let model = models.get(row.plan_id);
+  if (!model) {
+    model = planPriceModel({
+      priceModel: row.price_model,
+      amountMinor: pgInteger(row.amount_minor),
+      tiers: row.tiers,
+      packageSize: row.package_size,
+    });
+    models.set(row.plan_id, model);
+  }
+  return model;
+}
+
+type PricedBill = {
+  row: DueRow;
+  step: Extract<BillingStep, { kind: "bill" }>;
+  /** Each period's lines; they add up to its price before the discount and the credit. */
+  lines: ChargeLine[][];
+  price: PricedPeriods;
+};
 
 /** One INSERT for every period of the batch; a period already billed is skipped by its unique key. */
 async function insertCharges(
@@ -210,10 +261,11 @@ async function insertCharges(
   bills: readonly PricedBill[],
   now: DateTime,
 ): Promise<{ toCollect: string[]; events: EventInput[] }> {
-  const periods = bills.flatMap(({ row, step, price }) =>
+  const periods = bills.flatMap(({ row, step, price, lines }) =>
     step.periods.map((period, i) => ({
       row,
       period,
+      lines: lines[i]!,
       charge: price.charges[i]!,
       couponId: price.discountUse?.couponId,
     })),
@@ -223,10 +275,10 @@ async function insertCharges(
   const byKey = new Map(periods.map((p) => [key(p.row.id, p.period.start), p]));
   const nowIso = now.toUTC().toISO();
   const inserted = await tx<{ id: string; subscription_id: string; period_start: string; status: string }[]>`
-    insert into charges (subscription_id, plan_id, period_start, period_end, amount_minor, currency, status,
+    insert into charges (subscription_id, plan_id, quantity, period_start, period_end, amount_minor, currency, status,
                          next_attempt_at, dispatched_at, paid_at, discount_minor, discount_percent,
                          coupon_id, credit_minor)
-    select p.subscription_id, p.plan_id, p.period_start, p.period_end, p.amount_minor, p.currency,
+    select p.subscription_id, p.plan_id, p.quantity, p.period_start, p.period_end, p.amount_minor, p.currency,
            case when p.amount_minor = 0 then 'paid'::charge_status else 'scheduled'::charge_status end,
            case when p.amount_minor = 0 then null else ${nowIso}::timestamptz end,
            case when p.amount_minor = 0 then null else now() end,
@@ -235,13 +287,14 @@ async function insertCharges(
            p.coupon_id, p.credit_minor
     from unnest(
       ${periods.map((p) => p.row.id)}::uuid[], ${periods.map((p) => p.row.plan_id)}::uuid[],
+      ${periods.map((p) => p.row.quantity)}::int[],
       ${periods.map((p) => p.period.start.toUTC().toISO())}::text[]::timestamptz[],
       ${periods.map((p) => p.period.end.toUTC().toISO())}::text[]::timestamptz[], ${periods.map((p) => String(p.charge.amountMinor))}::text[]::bigint[],
       ${periods.map((p) => p.row.currency)}::text[], ${periods.map((p) => String(p.charge.discountMinor))}::text[]::bigint[],
       ${periods.map((p) => (p.charge.discountPercent === null ? null : String(p.charge.discountPercent)))}::text[]::int[],
       ${periods.map((p) => (p.charge.discountApplied ? (p.couponId ?? null) : null))}::text[]::uuid[],
       ${periods.map((p) => String(p.charge.creditAppliedMinor))}::text[]::bigint[]
-    ) as p(subscription_id, plan_id, period_start, period_end, amount_minor, currency, discount_minor,
+    ) as p(subscription_id, plan_id, quantity, period_start, period_end, amount_minor, currency, discount_minor,
            discount_percent, coupon_id, credit_minor)
     order by p.subscription_id, p.period_start
     on conflict (subscription_id, period_start) where kind = 'period' do nothing
@@ -265,10 +318,29 @@ async function insertCharges(
       period_end: period.end.toISO(),
       amount_minor: price.amountMinor,
       currency: row.currency,
+      quantity: row.quantity,
       discount_minor: price.discountMinor,
       credit_minor: price.creditAppliedMinor,
     });
   });
+  // Lines are stored only where they say more than the plan at quantity 1 (most charges do not);
+  // one-offs are billed by the charge that took them, in this same transaction.
+  const written = inserted.map((charge) => ({
+    chargeId: charge.id,
+    lines: byKey.get(key(charge.subscription_id, pgInstant(charge.period_start)))!.lines,
+  }));
+  await insertChargeLines(
+    tx,
+    written.filter(({ lines }) => linesWorthStoring(lines)),
+  );
+  await markOneOffsBilled(
+    tx,
+    written.flatMap(({ chargeId, lines }) =>
+      lines.flatMap((line) =>
+        line.kind === "one_off" && line.refId ? [{ oneOffId: line.refId, chargeId }] : [],
+      ),
+    ),
+  );
   return {
     toCollect: inserted.filter((charge) => charge.status !== "paid").map((charge) => charge.id),
     events,

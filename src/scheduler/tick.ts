@@ -6,6 +6,7 @@ import { checkLatePayments, refundDuplicates } from "../late-payments/index.js";
 import { remindPaymentLinks } from "../payment-links/index.js";
 import { applyScheduledPlanChanges } from "../plan-changes/index.js";
 import { billDueSubscriptions } from "./bill-due-subscriptions.js";
+import { billUsage } from "./bill-usage.js";
 import { dispatchDueCharges } from "./dispatch-due-charges.js";
 import { dispatchInvoices } from "./dispatch-invoices.js";
 import { dispatchRefunds } from "./dispatch-refunds.js";
@@ -13,6 +14,7 @@ import { dispatchResumedCharges } from "./dispatch-resumed-charges.js";
 import { dispatchStuckCharges } from "./dispatch-stuck-charges.js";
 import { dispatchTokenDeactivations } from "./dispatch-token-deactivations.js";
 import { leaseOf } from "./hand-out.js";
+import { sweepUsageHourly } from "./sweep-usage-hourly.js";
 
 /**
  * One pass of the billing scheduler. It only finds due work in Postgres and fans it out; the
@@ -23,6 +25,8 @@ import { leaseOf } from "./hand-out.js";
  *   1. bill subscriptions whose next_billing_at has come (one charge per period; trials end into
  *      their first charge; cancel_at_period_end cancels instead), handing each batch's charges to
  *      the queue as soon as it is billed;
+ *   1b. charge the usage of periods closed USAGE_GRACE_HOURS ago, once each (bill-usage.ts), and at
+ *      most once an hour per process the usage upkeep: partitions, dedupe keys (sweep-usage-hourly.ts);
  *   2. hand out charges whose next attempt is due and that are not handed out yet, or whose
  *      dispatch is overdue or lost (hand-out.ts: the dispatch is recorded in Postgres);
  *   3. hand out charges whose collection resumes on a new card;
@@ -127,6 +131,8 @@ export async function runBillingTick(
         batchSize,
         maxPeriodsPerSubscription: options.maxPeriodsPerSubscription ?? DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION,
       });
+  if (!paused) await billUsage(ctx, { now, batchSize });
+  await sweepUsageHourly(ctx);
   const due = paused ? 0 : await dispatchDueCharges(ctx, { now, batchSize, lease });
   const resumed = paused ? 0 : await dispatchResumedCharges(ctx, { now, batchSize, lease });
   const reenqueued = await dispatchStuckCharges(ctx, {

@@ -47,6 +47,16 @@ const TABLES = [
   "credit_notes",
   "customer_messages",
   "gateway_payment_records",
+  "features",
+  "plan_features",
+  "meters",
+  "usage_events",
+  "usage_event_keys",
+  "addons",
+  "subscription_addons",
+  "one_off_charges",
+  "charge_lines",
+  "plan_usage_prices",
 ];
 
 const created: string[] = [];
@@ -87,7 +97,7 @@ describe("migrateDatabase", () => {
     await withAdmin(async (sql) => {
       const found = await sql<{ table: string }[]>`
         select c.relname as table from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname = 'public' and c.relkind = 'r'`;
+        where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition`;
       expect(found.map((r) => r.table).sort()).toEqual([...TABLES].sort());
       const [ledger] = await sql`select count(*)::int as n from drizzle.__drizzle_migrations`;
       expect(ledger?.n).toBe(journal.entries.length);

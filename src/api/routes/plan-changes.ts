@@ -14,11 +14,12 @@ export function planChangeRoutes(app: ApiApp, ctx: EngineContext): void {
     {
       schema: {
         tags: ["subscriptions"],
-        summary: "Move a subscription to another plan",
+        summary: "Move a subscription to another plan or quantity (seats)",
         description:
           "`immediate_prorate` credits the unused part of the current period at the old price and charges the same part at the new one " +
           "(each rounded half up to the minor unit); a positive difference is collected at once as its own charge, a negative one is kept as credit for the next charges. " +
           "A plan with another interval re-anchors: its first period starts now and is charged in full, less that credit. " +
+          "A change of `quantity` (seats), alone or with a plan, is priced the same way: each side of the period at its plan's price model and quantity. " +
           "`at_period_end` schedules the change (one per subscription; a new request replaces it); `none` changes the plan now for nothing. " +
           "Refused: another currency (422 `currency_mismatch`), a past_due subscription (409 `subscription_past_due`), a card saved as a recurring token " +
           "moving to another price or interval (422 `card_amount_fixed`), a proration while a charge is still open (409 `period_not_settled`).",
@@ -36,10 +37,11 @@ export function planChangeRoutes(app: ApiApp, ctx: EngineContext): void {
       },
     },
     async (request) => {
-      const { plan_id, proration, reason } = request.body;
+      const { plan_id, quantity, proration, reason } = request.body;
       const result = await changePlan(ctx, {
         subscriptionId: request.params.id,
         planId: plan_id,
+        quantity,
         proration,
         reason,
         actor: actorOf(request),

@@ -16,7 +16,9 @@ export function planRoutes(app: ApiApp, ctx: EngineContext): void {
         summary: "Create a plan",
         description:
           "The currency must be one the gateway account takes (GATEWAY_CURRENCIES, default QAR); the amount is a decimal string with at most the currency's decimals and nothing around it. Every offending field is listed in one 400. " +
-          "`collection_method` is how its subscriptions pay unless they say otherwise (default charge_automatically); `trial_without_card` (needs trial_days of at least 1) starts them without a card, paying by payment link.",
+          "`collection_method` is how its subscriptions pay unless they say otherwise (default charge_automatically); `trial_without_card` (needs trial_days of at least 1) starts them without a card, paying by payment link. " +
+          "`price_model` (default flat) says how a period's price grows with the subscription's quantity: flat and per_unit take `amount` (the price of a period, of a unit); package takes `amount` (the price of a package) and `package_size`; tiered (graduated) and volume take `tiers` instead of an amount, ascending by `up_to` with the last one open (`up_to: null`), each with a decimal `unit_amount` (may be \"0\") and an optional `flat_amount`. " +
+          'Any model but flat needs `billing_mode: "autosave"`: a recurring card token is charged the fixed amount it was enrolled for.',
         headers: idempotencyHeaders,
         // The input side of the billing schema: every field, the amount against its currency and
         // the currency against GATEWAY_CURRENCIES are checked here, all reported in one 400.

@@ -49,10 +49,18 @@ export function subscriptionActionRoutes(app: ApiApp, ctx: EngineContext): void 
       },
     },
     async (request, reply) => {
-      const { customer_id, plan_id, allow_duplicate = false, coupon, collection_method } = request.body;
+      const {
+        customer_id,
+        plan_id,
+        quantity,
+        allow_duplicate = false,
+        coupon,
+        collection_method,
+      } = request.body;
       const result = await subscribe(ctx, {
         customerId: customer_id,
         planId: plan_id,
+        quantity,
         actor: actorOf(request),
         allowDuplicate: allow_duplicate,
         coupon,

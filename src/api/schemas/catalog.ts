@@ -1,17 +1,60 @@
 import { z } from "zod";
-import { COLLECTION_METHODS, INTERVAL_UNITS, MESSAGE_KINDS } from "../../billing/index.js";
+import {
+  COLLECTION_METHODS,
+  INTERVAL_UNITS,
+  MESSAGE_KINDS,
+  PRICE_MODELS,
+  type PriceModel,
+} from "../../billing/index.js";
 import { type Customer, customerInputSchema, customerUpdateSchema } from "../../customers/index.js";
 import { billingMode, language } from "../../db/schema/index.js";
+import { toDecimalString } from "../../money/index.js";
 import type { StoredPlan } from "../../plans/index.js";
 import { iso, moneySchema, pageOf, pageQuery, presentMoney, timestamp } from "./common.js";
 
 /** Plans and customers: the catalogue the subscriptions are made of. */
 
+const priceTierSchema = z
+  .object({
+    up_to: z.number().int().nullable().describe("Last unit of the tier, inclusive; null: the open last tier"),
+    unit_amount: z
+      .string()
+      .describe("Price of each unit in the tier, a decimal string in the plan's currency"),
+    flat_amount: z.string().describe("Added once when any unit falls in the tier"),
+  })
+  .meta({ id: "PriceTier" });
+
+/** Tiers as the create body takes them, so a plan's tiers can be sent again as they are shown. */
+function presentTiers(price: PriceModel, currency: string): z.infer<typeof priceTierSchema>[] | null {
+  if (price.model !== "tiered" && price.model !== "volume") return null;
+  return price.tiers.map((tier) => ({
+    up_to: tier.upTo,
+    unit_amount: toDecimalString(tier.unitAmountMinor, currency),
+    flat_amount: toDecimalString(tier.flatAmountMinor, currency),
+  }));
+}
+
 export const planSchema = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    amount: moneySchema.describe("Price of one period"),
+    amount: moneySchema.describe(
+      "Price of one period (flat), of one unit (per_unit) or of one package (package); 0 for tiered and volume plans, priced by their tiers",
+    ),
+    price_model: z
+      .enum(PRICE_MODELS)
+      .describe(
+        "How a period's price grows with the subscription's quantity: flat, per_unit, tiered (graduated), volume or package",
+      ),
+    tiers: z
+      .array(priceTierSchema)
+      .nullable()
+      .describe("tiered and volume plans: the tiers, ascending by up_to; null for the other models"),
+    package_size: z
+      .number()
+      .int()
+      .nullable()
+      .describe("package plans: units per package (a started package is paid in full); else null"),
     interval: z.enum(INTERVAL_UNITS),
     interval_count: z.number().int(),
     trial_days: z.number().int(),
@@ -37,6 +80,9 @@ export function presentPlan(plan: StoredPlan): z.infer<typeof planSchema> {
     id: plan.id,
     name: plan.name,
     amount: presentMoney(plan.amount.minor, plan.amount.currency),
+    price_model: plan.price.model,
+    tiers: presentTiers(plan.price, plan.amount.currency),
+    package_size: plan.price.model === "package" ? plan.price.packageSize : null,
     interval: plan.intervalUnit,
     interval_count: plan.intervalCount,
     trial_days: plan.trialDays,

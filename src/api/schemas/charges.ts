@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ATTEMPT_STATES, CHARGE_REFUND_STATES, CHARGE_STATES } from "../../billing/index.js";
+import { ATTEMPT_STATES, CHARGE_KINDS, CHARGE_REFUND_STATES, CHARGE_STATES } from "../../billing/index.js";
 import { invoiceStatus } from "../../db/schema/index.js";
 import {
   type AttemptSummary,
@@ -41,7 +41,11 @@ export const chargeSchema = z
     id: z.uuid(),
     subscription_id: z.uuid(),
     status: z.enum(CHARGE_STATES),
-    kind: z.enum(["period", "plan_change"]).describe("A billing period, or the difference of a plan change"),
+    kind: z
+      .enum(CHARGE_KINDS)
+      .describe(
+        "A billing period, the difference of a plan change, or a one-off charge collected on its own",
+      ),
     plan_id: z.uuid().describe("The plan the charge bills, as it was when the charge was created"),
     plan_change_id: z.uuid().nullable(),
     amount: moneySchema.describe(

@@ -1,8 +1,15 @@
 import { z } from "zod";
-import { COLLECTION_METHODS, SUBSCRIPTION_STATES, storableText } from "../../billing/index.js";
+import { COLLECTION_METHODS, MAX_QUANTITY, SUBSCRIPTION_STATES, storableText } from "../../billing/index.js";
 import type { EventRow, SubscriptionView } from "../services/subscriptions.js";
 import { iso, pageLimit, pageOf, pageQuery, problemReplies, timestamp } from "./common.js";
 import { applyDiscountBody, discountSchema, presentDiscount } from "./coupons.js";
+
+/** Units of a plan a subscription holds (seats). */
+export const quantityField = z
+  .number({ error: "quantity must be a number" })
+  .int({ error: "quantity must be a whole number" })
+  .min(1, { error: "quantity must be at least 1" })
+  .max(MAX_QUANTITY, { error: `quantity must be at most ${MAX_QUANTITY}` });
 
 const collectionMethodField = z.enum(COLLECTION_METHODS, {
   error: `collection_method must be one of ${COLLECTION_METHODS.join(", ")}`,
@@ -13,6 +20,10 @@ export const subscriptionSchema = z
     id: z.uuid(),
     customer_id: z.uuid(),
     plan_id: z.uuid(),
+    quantity: z
+      .number()
+      .int()
+      .describe("Units of the plan (seats): a period costs the plan's price model at this quantity"),
     status: z.enum(SUBSCRIPTION_STATES),
     timezone: z.string().describe("IANA zone in which period boundaries fall"),
     collection_method: collectionMethodField.describe(
@@ -36,7 +47,7 @@ export const subscriptionSchema = z
       .nullable()
       .describe("The live discount, taken off each period's charge while it lasts; null when none"),
     scheduled_plan_change: z
-      .object({ id: z.uuid(), to_plan_id: z.uuid(), effective_at: timestamp })
+      .object({ id: z.uuid(), to_plan_id: z.uuid(), to_quantity: z.number().int(), effective_at: timestamp })
       .nullable()
       .describe(
         "A plan change scheduled for the end of the period (change-plan with at_period_end); null when none",
@@ -62,6 +73,7 @@ export function presentSubscription(row: SubscriptionView): SubscriptionBody {
     id: row.id,
     customer_id: row.customerId,
     plan_id: row.planId,
+    quantity: row.quantity,
     status: row.status,
     timezone: row.timezone,
     collection_method: row.collectionMethod,
@@ -78,6 +90,7 @@ export function presentSubscription(row: SubscriptionView): SubscriptionBody {
     scheduled_plan_change: row.scheduledPlanChange && {
       id: row.scheduledPlanChange.id,
       to_plan_id: row.scheduledPlanChange.toPlanId,
+      to_quantity: row.scheduledPlanChange.toQuantity,
       effective_at: iso(row.scheduledPlanChange.effectiveAt),
     },
     created_at: iso(row.createdAt),
@@ -95,6 +108,11 @@ export const subscriptionPage = pageOf(subscriptionSchema);
 export const createSubscriptionBody = z.strictObject({
   customer_id: z.uuid({ error: "customer_id must be a customer id (uuid)" }),
   plan_id: z.uuid({ error: "plan_id must be a plan id (uuid)" }),
+  quantity: quantityField
+    .optional()
+    .describe(
+      "Units of the plan (seats), 1 by default: a period costs the plan's price model at this quantity",
+    ),
   allow_duplicate: z
     .boolean({ error: "allow_duplicate must be true or false" })
     .optional()

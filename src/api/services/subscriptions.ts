@@ -16,6 +16,7 @@ export type EventRow = typeof events.$inferSelect;
 export interface ScheduledPlanChange {
   id: string;
   toPlanId: string;
+  toQuantity: number;
   effectiveAt: Date;
 }
 
@@ -35,6 +36,7 @@ async function scheduledPlanChanges(
       id: planChanges.id,
       subscriptionId: planChanges.subscriptionId,
       toPlanId: planChanges.toPlanId,
+      toQuantity: planChanges.toQuantity,
       effectiveAt: planChanges.effectiveAt,
     })
     .from(planChanges)

@@ -33,6 +33,7 @@ interface EnrollOne {
   allowDuplicate: boolean;
   coupon: string | undefined;
   collectionMethod: CollectionMethod | undefined;
+  quantity: number | undefined;
 }
 
 /**
@@ -118,6 +119,7 @@ export async function run(
     allowDuplicate?: boolean;
     coupon?: string;
     collectionMethod?: CollectionMethod;
+    quantity?: number;
   },
   command: Command,
 ): Promise<void> {
@@ -131,6 +133,12 @@ export async function run(
       throw new CliError("--allow-duplicate: only with --customer and --plan", EXIT.usage);
     }
     if (options.coupon) throw new CliError("--coupon: only with --customer and --plan", EXIT.usage);
+    if (options.quantity !== undefined) {
+      throw new CliError(
+        "--quantity: only with --customer and --plan (the file's quantity column says it per row)",
+        EXIT.usage,
+      );
+    }
     if (options.collectionMethod) {
       throw new CliError(
         "--collection-method: only with --customer and --plan (the file's collection_method column says it per row)",
@@ -152,5 +160,6 @@ export async function run(
     allowDuplicate: Boolean(options.allowDuplicate),
     coupon: options.coupon,
     collectionMethod: options.collectionMethod,
+    quantity: options.quantity,
   });
 }

@@ -3,19 +3,24 @@ import type { ProrationBehavior } from "../../billing/index.js";
 import { toDecimalString } from "../../money/index.js";
 import { cancelScheduledPlanChange, changePlan } from "../../plan-changes/index.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
+import { CliError, EXIT } from "../errors.js";
 import { fields } from "../output.js";
 
 /** `billing subscriptions change-plan` and `cancel-plan-change`: the engine collects the difference. */
 export async function change(
   cli: Cli,
   id: string,
-  options: { plan: string; proration?: ProrationBehavior },
+  options: { plan?: string; quantity?: number; proration?: ProrationBehavior },
   command: Command,
 ): Promise<void> {
+  if (options.plan === undefined && options.quantity === undefined) {
+    throw new CliError("--plan or --quantity: give at least one", EXIT.usage);
+  }
   const result = await cli.withEngine((ctx) =>
     changePlan(ctx, {
       subscriptionId: id,
       planId: options.plan,
+      quantity: options.quantity,
       proration: options.proration,
       actor: CLI_ACTOR,
     }),
@@ -28,6 +33,8 @@ export async function change(
     proration: result.proration,
     from_plan_id: result.fromPlanId,
     to_plan_id: result.toPlanId,
+    from_quantity: result.fromQuantity,
+    to_quantity: result.toQuantity,
     effective_at: result.effectiveAt.toUTC().toISO(),
     currency: result.currency,
     credit: money(result.creditMinor),

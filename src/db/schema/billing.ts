@@ -30,6 +30,10 @@ import { subscriptions } from "./subscriptions.js";
  * - one period charge per subscription and period (unique on period_start), so a scheduler that
  *   runs twice, or two schedulers at once, cannot bill a period twice: insert … on conflict do
  *   nothing; a plan_change charge belongs to its plan change alone (unique plan_change_id);
+ * - a usage charge is unique per subscription and period too (charges_usage_period_key), so the
+ *   usage of a period is billed once (scheduler/bill-usage.ts). Its predicate calls
+ *   charge_kind_is_usage(kind) (migration 0017) rather than naming 'usage': PostgreSQL refuses a
+ *   value added to an enum in the transaction that added it, and migrations run in one transaction;
  * - plan_id names the plan the charge bills, as it was when the charge was created (a plan change's
  *   charge, its new plan), so an invoice or a receipt for it names that plan after a later change;
  * - amount = price − discount − credit, never negative; an amount of zero is paid without the
@@ -83,6 +87,9 @@ export const charges = pgTable(
     uniqueIndex("charges_subscription_period_key")
       .on(t.subscriptionId, t.periodStart)
       .where(sql`${t.kind} = 'period'`),
+    uniqueIndex("charges_usage_period_key")
+      .on(t.subscriptionId, t.periodStart)
+      .where(sql`charge_kind_is_usage(${t.kind})`),
     index("charges_subscription_idx").on(t.subscriptionId),
     index("charges_due_idx")
       .on(t.nextAttemptAt)

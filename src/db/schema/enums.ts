@@ -1,5 +1,6 @@
 import { pgEnum } from "drizzle-orm/pg-core";
 import { BREAKER_SIGNALS } from "../../billing/breaker.js";
+import { CHARGE_KINDS, CHARGE_LINE_KINDS } from "../../billing/charge-lines.js";
 import { ATTEMPT_STATES, CHARGE_STATES } from "../../billing/charge-states.js";
 import { MESSAGE_KINDS, MESSAGE_STATUSES } from "../../billing/customer-messages.js";
 import { SUBSCRIPTION_STATES } from "../../billing/subscription-states.js";
@@ -22,6 +23,10 @@ export const billingMode = pgEnum("billing_mode", ["recurring", "autosave"]);
 export const priceModel = pgEnum("price_model", ["flat", "per_unit", "tiered", "volume", "package"]);
 /** A feature a plan gives: a switch, or a limit with a number (entitlements/). */
 export const featureKind = pgEnum("feature_kind", ["boolean", "limit"]);
+/** What a line of a charge bills (billing/charge-lines.ts). */
+export const chargeLineKind = pgEnum("charge_line_kind", CHARGE_LINE_KINDS);
+/** When a one-off charge is collected: as a charge of its own now, or on the next period's charge. */
+export const oneOffCollect = pgEnum("one_off_collect", ["now", "next_bill"]);
 
 /**
  * How a subscription pays each period: `charge_automatically` with its saved card token
@@ -78,7 +83,7 @@ export const breakerSignal = pgEnum("breaker_signal", BREAKER_SIGNALS);
 export const apiKeyScope = pgEnum("api_key_scope", ["full", "read_only", "restricted"]);
 
 /** Why a charge exists: a billing `period`, or the immediate difference of a plan `change`. */
-export const chargeKind = pgEnum("charge_kind", ["period", "plan_change"]);
+export const chargeKind = pgEnum("charge_kind", CHARGE_KINDS);
 
 /** How a plan change is billed (billing/proration.ts). */
 export const prorationBehavior = pgEnum("proration_behavior", ["immediate_prorate", "at_period_end", "none"]);

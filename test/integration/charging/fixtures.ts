@@ -115,6 +115,10 @@ export async function saveCard(
 export interface SubscriptionOptions extends CardOptions {
   trialDays?: number;
   timezone?: string;
+  /** Units of the plan (seats); 1 by default. */
+  quantity?: number;
+  /** The plan's price model and its columns (flat at amountMinor by default). */
+  price?: Pick<typeof plans.$inferInsert, "priceModel" | "tiers" | "packageSize">;
 }
 
 export interface CardSubscription extends SavedCard {
@@ -135,17 +139,20 @@ export async function createSubscription(
   const trialDays = options.trialDays ?? 0;
   const timezone = options.timezone ?? "Asia/Qatar";
   const email = `c-${randomUUID()}@example.com`;
+  const tiersOnly = options.price?.priceModel === "tiered" || options.price?.priceModel === "volume";
   const [customer] = await db.insert(customers).values({ email, name: "Test Customer" }).returning();
   const [plan] = await db
     .insert(plans)
     .values({
       name: "Monthly",
-      amountMinor: options.amountMinor ?? 10_000,
+      // Tiered and volume prices are their tiers alone; the card is still saved for amountMinor.
+      amountMinor: tiersOnly ? 0 : (options.amountMinor ?? 10_000),
       currency: options.currency ?? "QAR",
       intervalUnit: "month",
       intervalCount: 1,
       trialDays,
       billingMode: options.kind ?? "recurring",
+      ...options.price,
     })
     .returning();
   const now = clock.now();
@@ -155,6 +162,7 @@ export async function createSubscription(
     .values({
       customerId: customer!.id,
       planId: plan!.id,
+      quantity: options.quantity ?? 1,
       status: trialDays > 0 ? "trialing" : "active",
       timezone,
       billingAnchor: anchor.toJSDate(),

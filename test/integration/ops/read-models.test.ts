@@ -149,6 +149,34 @@ describe("ops read models", () => {
     expect((await mrr()) - before).toBe(2 * 10_000 - 2_500);
   });
 
+  it("counts seats in MRR at each plan's price model: per unit and graduated tiers", async () => {
+    const range = dayRange("2025-06-01", "2025-06-15", "Asia/Qatar") as OpsRange;
+    const mrr = async () =>
+      (await subscriptionOverview(t.sql, range)).mrr.find((m) => m.currency === "QAR")?.amountMinor ?? 0;
+    const before = await mrr();
+    const plan = async (model: string, amountMinor: number, tiers: unknown) => {
+      const [row] = await t.sql<{ id: string }[]>`
+        insert into plans (name, amount_minor, currency, interval_unit, interval_count, price_model, tiers, billing_mode)
+        values ('Seats', ${amountMinor}, 'QAR', 'month', 1, ${model}, ${tiers === null ? null : JSON.stringify(tiers)}::jsonb, 'autosave')
+        returning id`;
+      return row!.id;
+    };
+    const seated = async (planId: string, quantity: number) => {
+      const moved = await subscription();
+      await t.sql`update subscriptions set plan_id = ${planId}, quantity = ${quantity} where id = ${moved}`;
+    };
+    const perSeat = await plan("per_unit", 2_000, null);
+    const tiered = await plan("tiered", 0, [
+      { up_to: 5, unit_amount_minor: 1_000, flat_amount_minor: 0 },
+      { up_to: null, unit_amount_minor: 500, flat_amount_minor: 0 },
+    ]);
+    await seated(perSeat, 3);
+    await seated(perSeat, 3);
+    await seated(tiered, 7);
+    // 2 × 3 × 20.00 + (5 × 10.00 + 2 × 5.00)
+    expect((await mrr()) - before).toBe(2 * 6_000 + 6_000);
+  });
+
   it("lists the expiring cards that live subscriptions would be charged on, soonest first", async () => {
     const soon = await subscription();
     const soonCard = await card(soon, 10, true);

@@ -199,6 +199,7 @@ describe("plan changes", () => {
     expect(reply.json().subscription.scheduled_plan_change).toEqual({
       id: reply.json().plan_change.id,
       to_plan_id: gold,
+      to_quantity: 1,
       effective_at: "2026-01-31T21:00:00.000Z",
     });
 

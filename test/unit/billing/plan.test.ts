@@ -21,6 +21,7 @@ describe("parsePlanInput: accepted bodies", () => {
     expect(parsePlanInput(base)).toEqual({
       name: "Gold",
       amount: { minor: 10_000, currency: "QAR" },
+      price: { model: "flat", amountMinor: 10_000 },
       intervalUnit: "month",
       intervalCount: 1,
       trialDays: 0,
@@ -48,6 +49,7 @@ describe("parsePlanInput: accepted bodies", () => {
     ).toEqual({
       name: "Quarterly box",
       amount: { minor: 12_500, currency: "KWD" },
+      price: { model: "flat", amountMinor: 12_500 },
       intervalUnit: "month",
       intervalCount: 3,
       trialDays: 14,
@@ -199,5 +201,265 @@ describe("plan amount properties", () => {
         },
       ),
     );
+  });
+});
+
+describe("parsePlanInput: price models", () => {
+  // Any model but flat needs autosave: a recurring token is charged its enrolled amount.
+  const autosave = { ...base, billing_mode: "autosave" } as const;
+  const { amount: _amount, ...noAmount } = autosave;
+  const tiers = [
+    { up_to: 10, unit_amount: "5" },
+    { up_to: 50, unit_amount: "4.5", flat_amount: "10" },
+    { up_to: null, unit_amount: "0" },
+  ];
+
+  it.each([
+    [{ ...autosave, price_model: "flat" }, 10_000, { model: "flat", amountMinor: 10_000 }],
+    [
+      { ...autosave, price_model: "per_unit", amount: "2.5" },
+      250,
+      { model: "per_unit", unitAmountMinor: 250 },
+    ],
+    [
+      { ...autosave, price_model: "package", amount: "15", package_size: 10 },
+      1_500,
+      { model: "package", packageAmountMinor: 1_500, packageSize: 10 },
+    ],
+    [
+      { ...noAmount, price_model: "tiered", tiers },
+      0,
+      {
+        model: "tiered",
+        tiers: [
+          { upTo: 10, unitAmountMinor: 500, flatAmountMinor: 0 },
+          { upTo: 50, unitAmountMinor: 450, flatAmountMinor: 1_000 },
+          { upTo: null, unitAmountMinor: 0, flatAmountMinor: 0 },
+        ],
+      },
+    ],
+    [
+      {
+        ...noAmount,
+        price_model: "volume",
+        tiers: [{ up_to: null, unit_amount: "0.010", flat_amount: "0.00" }],
+      },
+      0,
+      { model: "volume", tiers: [{ upTo: null, unitAmountMinor: 1, flatAmountMinor: 0 }] },
+    ],
+    [
+      { ...noAmount, currency: "KWD", price_model: "tiered", tiers: [{ up_to: null, unit_amount: "1.234" }] },
+      0,
+      { model: "tiered", tiers: [{ upTo: null, unitAmountMinor: 1_234, flatAmountMinor: 0 }] },
+    ],
+  ])("%j → amount %i, %j", (input, amountMinor, price) => {
+    const plan = parsePlanInput(input);
+    expect(plan.price).toEqual(price);
+    expect(plan.amount).toEqual({ minor: amountMinor, currency: input.currency });
+  });
+
+  it.each([
+    [
+      { ...autosave, price_model: "hourly" },
+      "price_model",
+      "price_model must be one of flat, per_unit, tiered, volume, package",
+    ],
+    [noAmount, "amount", "amount must be given with price_model flat (the price of one period)"],
+    [
+      { ...noAmount, price_model: "per_unit" },
+      "amount",
+      "amount must be given with price_model per_unit (the price of one unit)",
+    ],
+    [
+      { ...noAmount, price_model: "package", package_size: 10 },
+      "amount",
+      "amount must be given with price_model package (the price of one package)",
+    ],
+    [{ ...autosave, price_model: "package", amount: "0" }, "amount", "amount must be greater than zero"],
+    [
+      { ...autosave, price_model: "tiered", tiers },
+      "amount",
+      "amount must not be given with price_model tiered: its tiers set the price",
+    ],
+    [{ ...noAmount, price_model: "volume" }, "tiers", "tiers must be given with price_model volume"],
+    [
+      { ...autosave, tiers },
+      "tiers",
+      "tiers must not be given with price_model flat: only tiered and volume take them",
+    ],
+    [{ ...noAmount, price_model: "tiered", tiers: [] }, "tiers", "tiers must list at least one tier"],
+    [{ ...noAmount, price_model: "tiered", tiers: "10:5" }, "tiers", "tiers must be a list of tiers"],
+    [
+      { ...autosave, price_model: "package" },
+      "package_size",
+      "package_size must be given with price_model package",
+    ],
+    [
+      { ...autosave, package_size: 10 },
+      "package_size",
+      "package_size must not be given with price_model flat: only package takes it",
+    ],
+    [
+      { ...autosave, price_model: "package", package_size: 0 },
+      "package_size",
+      "package_size must be at least 1",
+    ],
+    [
+      { ...autosave, price_model: "package", package_size: 2.5 },
+      "package_size",
+      "package_size must be a whole number",
+    ],
+    [
+      { ...autosave, price_model: "package", package_size: "10" },
+      "package_size",
+      "package_size must be a number",
+    ],
+    [
+      { ...autosave, price_model: "package", package_size: 2_147_483_648 },
+      "package_size",
+      "package_size must be at most 2147483647",
+    ],
+    [
+      {
+        ...noAmount,
+        price_model: "tiered",
+        tiers: [
+          { up_to: 0, unit_amount: "1" },
+          { up_to: null, unit_amount: "1" },
+        ],
+      },
+      "tiers.0.up_to",
+      "tiers.0.up_to must be at least 1",
+    ],
+    [
+      {
+        ...noAmount,
+        price_model: "tiered",
+        tiers: [
+          { up_to: 2.5, unit_amount: "1" },
+          { up_to: null, unit_amount: "1" },
+        ],
+      },
+      "tiers.0.up_to",
+      "tiers.0.up_to must be a whole number, or null for the last (open) tier",
+    ],
+    [
+      { ...noAmount, price_model: "tiered", tiers: [{ unit_amount: "1" }] },
+      "tiers.0.up_to",
+      "tiers.0.up_to must be a whole number, or null for the last (open) tier",
+    ],
+    [
+      {
+        ...noAmount,
+        price_model: "tiered",
+        tiers: [
+          { up_to: 10, unit_amount: "1" },
+          { up_to: 10, unit_amount: "1" },
+          { up_to: null, unit_amount: "1" },
+        ],
+      },
+      "tiers.1.up_to",
+      "tiers.1.up_to must be a whole number above 10",
+    ],
+    [
+      {
+        ...noAmount,
+        price_model: "volume",
+        tiers: [
+          { up_to: null, unit_amount: "1" },
+          { up_to: null, unit_amount: "1" },
+        ],
+      },
+      "tiers.0.up_to",
+      "tiers.0.up_to must not be null: only the last tier is open",
+    ],
+    [
+      { ...noAmount, price_model: "volume", tiers: [{ up_to: 10, unit_amount: "1" }] },
+      "tiers.0.up_to",
+      "tiers.0.up_to must be null: the last tier is open",
+    ],
+    [
+      { ...noAmount, price_model: "tiered", tiers: [{ up_to: null, unit_amount: "10.505" }] },
+      "tiers.0.unit_amount",
+      'tiers.0.unit_amount "10.505" has more than 2 decimal place(s) allowed for QAR',
+    ],
+    [
+      { ...noAmount, price_model: "tiered", tiers: [{ up_to: null, unit_amount: "1", flat_amount: "-1" }] },
+      "tiers.0.flat_amount",
+      'tiers.0.flat_amount "-1" must not be negative',
+    ],
+    [
+      { ...noAmount, price_model: "tiered", tiers: [{ up_to: null, unit_amount: " 1" }] },
+      "tiers.0.unit_amount",
+      'tiers.0.unit_amount " 1" has spaces around it',
+    ],
+    [
+      { ...noAmount, price_model: "tiered", tiers: [{ up_to: null, unit_amount: 1 }] },
+      "tiers.0.unit_amount",
+      'tiers.0.unit_amount must be a decimal string such as "100.00"',
+    ],
+    [
+      { ...noAmount, price_model: "tiered", tiers: [{ up_to: null, unit_amount: "99999999999999999" }] },
+      "tiers.0.unit_amount",
+      "is too large",
+    ],
+    [
+      { ...noAmount, price_model: "tiered", tiers: [{ up_to: null, unit_amount: "1", unit: 2 }] },
+      "tiers.0",
+      "unknown field(s): unit",
+    ],
+  ])("%j → %s: %s", (input, field, message) => {
+    expect(errorsOf(input)[field]).toContain(message);
+  });
+
+  it.each([
+    ["per_unit", { ...base, price_model: "per_unit" }],
+    ["tiered", { name: "Gold", currency: "QAR", interval: "month", price_model: "tiered", tiers }],
+    ["package", { ...base, billing_mode: "recurring", price_model: "package", package_size: 5 }],
+  ])("refuses %s with billing_mode recurring (the default), pointing to autosave", (model, input) => {
+    expect(errorsOf(input)).toEqual({
+      price_model: `price_model ${model} needs billing_mode "autosave": a "recurring" card token is charged the fixed amount it was enrolled for, so only a flat price fits it; with "autosave" (or a payment link) each charge carries its own amount`,
+    });
+  });
+
+  it("reports every tier problem at once, with the plan's other bad fields", () => {
+    expect(
+      errorsOf({
+        ...noAmount,
+        name: "",
+        price_model: "tiered",
+        tiers: [
+          { up_to: 100, unit_amount: "10.505" },
+          { up_to: 5, unit_amount: "x" },
+          { up_to: 7, unit_amount: "1", flat_amount: "0.001" },
+        ],
+        package_size: 3,
+      }),
+    ).toEqual({
+      name: "name must not be empty",
+      "tiers.0.unit_amount": expect.stringContaining("more than 2 decimal place(s) allowed for QAR"),
+      "tiers.1.unit_amount": 'tiers.1.unit_amount "x" is not a decimal number such as "100.00"',
+      "tiers.1.up_to": "tiers.1.up_to must be a whole number above 100",
+      "tiers.2.flat_amount": expect.stringContaining("more than 2 decimal place(s) allowed for QAR"),
+      "tiers.2.up_to": "tiers.2.up_to must be null: the last tier is open",
+      package_size: "package_size must not be given with price_model tiered: only package takes it",
+    });
+  });
+
+  it("judges tier amounts on their text alone without a usable currency", () => {
+    expect(
+      errorsOf({
+        ...noAmount,
+        currency: "XXX1",
+        price_model: "tiered",
+        tiers: [{ up_to: null, unit_amount: "1.2345" }],
+      }),
+    ).toEqual({ currency: "currency must be an ISO 4217 code such as QAR" });
+  });
+
+  it("names the whole path of a nested field in the error's message", () => {
+    expect(() =>
+      parsePlanInput({ ...noAmount, price_model: "volume", tiers: [{ up_to: 5, unit_amount: "1" }] }),
+    ).toThrow("invalid plan: tiers.0.up_to must be null: the last tier is open");
   });
 });

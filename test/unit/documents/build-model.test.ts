@@ -11,6 +11,7 @@ const PERIOD = { periodStart: new Date("2025-01-04T21:00:00Z"), periodEnd: new D
 
 const charge = (over: Partial<ChargeFacts> = {}): ChargeFacts => ({
   kind: "period",
+  lines: [],
   planName: "Gold",
   ...PERIOD,
   amountMinor: 10_000,
@@ -40,6 +41,33 @@ describe("chargeLines", () => {
   it("is the plan alone when nothing came off the price", () => {
     expect(chargeLines(charge())).toEqual([
       { kind: "plan", planName: "Gold", planChange: false, ...PERIOD, amountMinor: 10_000 },
+    ]);
+  });
+
+  it("prints stored lines instead: the plan at its quantity and add-ons over the period, a one-off without", () => {
+    const lines = chargeLines(
+      charge({
+        amountMinor: 15_000,
+        discountMinor: 3_000,
+        lines: [
+          { kind: "plan", description: "Team", quantity: 3, amountMinor: 15_000 },
+          { kind: "addon", description: "Storage", quantity: 2, amountMinor: 2_000 },
+          { kind: "one_off", description: "Set-up", quantity: 1, amountMinor: 1_000 },
+        ],
+      }),
+    );
+    expect(lines).toEqual([
+      { kind: "item", description: "Team", quantity: 3, ...PERIOD, amountMinor: 15_000 },
+      { kind: "item", description: "Storage", quantity: 2, ...PERIOD, amountMinor: 2_000 },
+      {
+        kind: "item",
+        description: "Set-up",
+        quantity: 1,
+        periodStart: null,
+        periodEnd: null,
+        amountMinor: 1_000,
+      },
+      { kind: "discount", couponPercent: null, amountMinor: -3_000 },
     ]);
   });
 

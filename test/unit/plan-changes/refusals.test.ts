@@ -10,6 +10,8 @@ import {
 const plan = (id: string, overrides: Partial<PlanFacts> = {}): PlanFacts => ({
   id,
   name: id,
+  price: { model: "per_unit", unitAmountMinor: 10_000 },
+  quantity: 1,
   amountMinor: 10_000,
   currency: "QAR",
   interval: { unit: "month", count: 1 },
@@ -35,7 +37,25 @@ describe("planChangeRefusal", () => {
     ["canceled", { ...active, status: "canceled" }, plan("gold"), "subscription_not_changeable"],
     ["no such plan", active, undefined, "plan_not_found"],
     ["the plan it is on", active, BASIC, "same_plan"],
+    [
+      "the plan it is on, at another quantity",
+      active,
+      plan("basic", { quantity: 3, amountMinor: 30_000 }),
+      null,
+    ],
     ["an archived plan", active, plan("old", { archived: true }), "plan_archived"],
+    [
+      "its own archived plan, at another quantity",
+      active,
+      plan("basic", { archived: true, quantity: 2, amountMinor: 20_000 }),
+      null,
+    ],
+    [
+      "a recurring card to more seats, which cost more",
+      recurringCard,
+      plan("basic", { quantity: 2, amountMinor: 20_000 }),
+      "card_amount_fixed",
+    ],
     ["another currency", active, plan("usd", { currency: "USD" }), "currency_mismatch"],
     ["a recurring card to a plan of its amount and interval", recurringCard, plan("twin"), null],
     [
