@@ -174,6 +174,11 @@ export const envSchema = z.object({
     .enum(["true", "false"], { error: "expected true or false" })
     .default("false")
     .transform((value) => value === "true"),
+  // Whether customers may change their seats (quantity) there, on plans priced by quantity.
+  PORTAL_SEAT_CHANGES: z
+    .enum(["true", "false"], { error: "expected true or false" })
+    .default("false")
+    .transform((value) => value === "true"),
   // Collection by payment link (src/payment-links): days to pay after the last reminder before the
   // dunning policy's terminal action, and how long an opened checkout is handed out again.
   PAYMENT_LINK_GRACE_DAYS: int(0, 60).default(2),

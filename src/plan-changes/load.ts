@@ -1,5 +1,6 @@
 import {
   type BillingInterval,
+  type CollectionMethod,
   type IntervalUnit,
   type PriceModel,
   type PriceModelName,
@@ -26,6 +27,7 @@ export interface LockedSubscription {
   current_period_end: string | null;
   next_billing_at: string | null;
   cancel_at_period_end: boolean;
+  collection_method: CollectionMethod;
   credit_minor: string;
   card_kind: "recurring" | "autosave" | null;
   card_amount_minor: string | null;
@@ -37,7 +39,7 @@ export async function lockSubscriptionForChange(
 ): Promise<LockedSubscription> {
   const [row] = await sql<LockedSubscription[]>`
     select s.id, s.customer_id, s.plan_id, s.quantity, s.status, s.timezone, s.billing_anchor, s.current_period_start,
-           s.current_period_end, s.next_billing_at, s.cancel_at_period_end, s.credit_minor,
+           s.current_period_end, s.next_billing_at, s.cancel_at_period_end, s.collection_method, s.credit_minor,
            pm.kind as card_kind, pm.amount_minor as card_amount_minor
     from subscriptions s
     left join payment_methods pm on pm.id = s.payment_method_id

@@ -1,4 +1,4 @@
-import { type SubscriptionState, sameInterval } from "../billing/index.js";
+import { type CollectionMethod, type SubscriptionState, sameInterval } from "../billing/index.js";
 import { pgInteger } from "../db/index.js";
 import { PlanChangeError, type PlanChangeRefusal } from "./errors.js";
 import type { LockedSubscription, PlanFacts } from "./load.js";
@@ -9,7 +9,7 @@ import type { LockedSubscription, PlanFacts } from "./load.js";
  *   debt per subscription); pending, paused, unpaid and canceled ones have no period to change;
  * - the new plan exists, is not archived, and has the same currency; it is not the current plan at
  *   the current quantity (a change of quantity alone stays on the plan);
- * - a card saved as a recurring token is charged, by the gateway, the amount it was enrolled for
+ * - a card saved as a recurring token (when the subscription pays by card) is charged, by the gateway, the amount it was enrolled for
  *   (GetnewPayment takes no amount for it), so it can only move to a plan (at a quantity) of that
  *   same amount and interval; any other change needs a card saved for an autosave plan.
  * planChangeRefusal says which rule a change breaks, so the portal offers only changes changePlan
@@ -19,6 +19,8 @@ import type { LockedSubscription, PlanFacts } from "./load.js";
 /** What the rules read of a subscription: its state and the card it is charged with. */
 export interface ChangingSubscription {
   readonly status: SubscriptionState;
+  /** A subscription paying by payment link is asked each amount: no token fixes it. */
+  readonly collectionMethod: CollectionMethod;
   readonly cardKind: "recurring" | "autosave" | null;
   /** What a recurring card token was enrolled for. */
   readonly cardAmountMinor: number | null;
@@ -42,8 +44,9 @@ export function planChangeRefusal(
   if (to.archived && to.id !== from.id) return "plan_archived";
   if (to.currency !== from.currency) return "currency_mismatch";
   const recurring =
-    subscription.cardKind === "recurring" ||
-    (subscription.cardKind === null && from.billingMode === "recurring");
+    subscription.collectionMethod === "charge_automatically" &&
+    (subscription.cardKind === "recurring" ||
+      (subscription.cardKind === null && from.billingMode === "recurring"));
   const tokenAmount = subscription.cardAmountMinor ?? from.amountMinor;
   if (recurring && (to.amountMinor !== tokenAmount || !sameInterval(from.interval, to.interval)))
     return "card_amount_fixed";
@@ -58,6 +61,7 @@ export function refusePlanChange(
   const refusal = planChangeRefusal(
     {
       status: subscription.status,
+      collectionMethod: subscription.collection_method,
       cardKind: subscription.card_kind,
       cardAmountMinor:
         subscription.card_amount_minor === null ? null : pgInteger(subscription.card_amount_minor),

@@ -18,6 +18,7 @@ import {
   plans,
   subscriptions,
 } from "../db/schema/index.js";
+import { periodPriceMinor } from "../pricing/index.js";
 import { chargeRefunds } from "../refunds/index.js";
 
 const nextPlan = alias(plans, "next_plan");
@@ -34,7 +35,11 @@ export interface AccountSubscription {
   status: SubscriptionState;
   planId: string;
   planName: string;
+  /** One period at the subscription's quantity, before discount and credit. */
   amountMinor: number;
+  /** Units of the plan (seats), and whether its price follows them (not flat). */
+  quantity: number;
+  priceByQuantity: boolean;
   currency: string;
   intervalUnit: IntervalUnit;
   intervalCount: number;
@@ -122,18 +127,22 @@ const RECENT = 12;
  * The customer's subscriptions with plan and card, newest first; only the one with `subscriptionId`
  * when given (none when it is not theirs).
  */
-export function accountSubscriptions(
+export async function accountSubscriptions(
   ctx: Pick<EngineContext, "db">,
   customerId: string,
   subscriptionId?: string,
 ): Promise<AccountSubscription[]> {
-  return ctx.db
+  const rows = await ctx.db
     .select({
       id: subscriptions.id,
       status: subscriptions.status,
       planId: plans.id,
       planName: plans.name,
-      amountMinor: plans.amountMinor,
+      planAmountMinor: plans.amountMinor,
+      priceModel: plans.priceModel,
+      tiers: plans.tiers,
+      packageSize: plans.packageSize,
+      quantity: subscriptions.quantity,
       currency: plans.currency,
       intervalUnit: plans.intervalUnit,
       intervalCount: plans.intervalCount,
@@ -167,6 +176,14 @@ export function accountSubscriptions(
       ),
     )
     .orderBy(desc(subscriptions.createdAt));
+  return rows.map(({ planAmountMinor, priceModel, tiers, packageSize, ...row }) => ({
+    ...row,
+    amountMinor: periodPriceMinor(
+      { priceModel, amountMinor: planAmountMinor, tiers, packageSize },
+      row.quantity,
+    ),
+    priceByQuantity: priceModel !== "flat",
+  }));
 }
 
 export async function customerAccount(

@@ -39,6 +39,8 @@ export interface AccountPageInput {
   notice?: NoticeKey;
   /** Plans each subscription may move to, when the merchant lets customers change plan. */
   planChoices?: ReadonlyMap<string, PlanChoice[]>;
+  /** Whether the merchant lets customers change their seats (PORTAL_SEAT_CHANGES). */
+  seatChanges?: boolean;
 }
 
 const hidden = (csrf: string, language: Language) =>
@@ -75,6 +77,12 @@ function actions(sub: AccountSubscription, input: AccountPageInput): Raw {
 <select id="plan-${sub.id}" name="plan_id" required>${options}</select>
 <button type="submit" class="secondary" data-action="plan">${text.changePlan}</button></form>`);
   }
+  if (input.seatChanges && sub.priceByQuantity && isLive(sub.status) && !sub.cancelAtPeriodEnd) {
+    forms.push(html`<form method="post" action="${base}/seats" class="seats-change">${hidden(session.csrfToken, language)}
+<label for="seats-${sub.id}">${text.seats}</label>
+<input id="seats-${sub.id}" name="quantity" type="number" min="1" max="1000000" step="1" value="${String(sub.quantity)}" required>
+<button type="submit" class="secondary" data-action="seats">${text.changeSeats}</button></form>`);
+  }
   return html`<div class="actions">${forms}</div>`;
 }
 
@@ -91,6 +99,7 @@ function subscriptionCard(sub: AccountSubscription, input: AccountPageInput): Ra
 <h3>${name(sub.planName)} <span class="status status-${sub.status}">${state}</span></h3>
 <dl>
 <dt>${text.price}</dt><dd>${amount(sub.amountMinor, sub.currency)} <span class="muted">${text.every(sub.intervalCount, sub.intervalUnit)}</span></dd>
+${sub.priceByQuantity ? html`<dt>${text.seats}</dt><dd data-quantity="${String(sub.quantity)}">${String(sub.quantity)}</dd>` : ""}
 <dt>${text.currentPeriod}</dt><dd>${date(sub.currentPeriodStart, text, zone)} – ${date(sub.currentPeriodEnd, text, zone)}</dd>
 <dt>${text.nextBilling}</dt><dd>${isLive(sub.status) && !sub.cancelAtPeriodEnd ? date(sub.nextBillingAt, text, zone) : html`<span class="none">–</span>`}</dd>
 <dt>${text.collectionMethod}</dt><dd data-collection-method="${sub.collectionMethod}">${text.collectionMethods[sub.collectionMethod]}</dd>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isLive } from "../../billing/index.js";
+import { isLive, MAX_QUANTITY } from "../../billing/index.js";
 import type { EngineContext } from "../../context/index.js";
 import { changePlan, PlanChangeError } from "../../plan-changes/index.js";
 import { type CustomerAccount, type OwnSubscription, plansToChangeTo } from "../../portal/index.js";
@@ -11,7 +11,8 @@ import { type ActionOutcome, PORTAL_ACTOR } from "./actions.js";
  * the plans changePlan would take (portal/plan-choices.ts), to a subscription without a pending
  * cancellation; the POST is changePlan's to refuse like any other request. The change is billed as
  * the merchant's PRORATION_BEHAVIOR says (changePlan's default), and a refusal (another plan than
- * those offered, an open charge, …) becomes a notice.
+ * those offered, an open charge, …) becomes a notice. Changing seats (PORTAL_SEAT_CHANGES=true,
+ * on a plan priced by quantity) is the same changePlan with the quantity alone, billed the same way.
  */
 
 export async function planChoicesFor(
@@ -25,6 +26,8 @@ export async function planChoicesFor(
 }
 
 const planIdField = z.uuid();
+/** A form's number arrives as text. */
+const quantityField = z.coerce.number().int().min(1).max(MAX_QUANTITY);
 
 export async function changePlanAction(
   ctx: EngineContext,
@@ -35,6 +38,26 @@ export async function changePlanAction(
   if (!isLive(sub.status) || sub.cancelAtPeriodEnd || !plan.success) return { notice: "refused" };
   try {
     const result = await changePlan(ctx, { subscriptionId: sub.id, planId: plan.data, actor: PORTAL_ACTOR });
+    return { notice: result.status === "applied" ? "plan_changed" : "plan_scheduled" };
+  } catch (error) {
+    if (error instanceof PlanChangeError) return { notice: "refused" };
+    throw error;
+  }
+}
+
+export async function changeSeatsAction(
+  ctx: EngineContext,
+  sub: OwnSubscription,
+  quantity: unknown,
+): Promise<ActionOutcome> {
+  const seats = quantityField.safeParse(quantity);
+  if (!isLive(sub.status) || sub.cancelAtPeriodEnd || !seats.success) return { notice: "refused" };
+  try {
+    const result = await changePlan(ctx, {
+      subscriptionId: sub.id,
+      quantity: seats.data,
+      actor: PORTAL_ACTOR,
+    });
     return { notice: result.status === "applied" ? "plan_changed" : "plan_scheduled" };
   } catch (error) {
     if (error instanceof PlanChangeError) return { notice: "refused" };

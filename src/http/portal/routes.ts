@@ -29,7 +29,7 @@ import { type ActionOutcome, cancelAtPeriodEnd, resumePendingCancellation, updat
 import { confirmCancelPage } from "./confirm-page.js";
 import { isLanguage, isNotice, type Language, TEXT } from "./i18n.js";
 import { messagePage, openLinkPage } from "./layout.js";
-import { changePlanAction, planChoicesFor } from "./plan-change.js";
+import { changePlanAction, changeSeatsAction, planChoicesFor } from "./plan-change.js";
 
 /**
  * The customer portal under /portal, built as the ops dashboard is (src/http/ops/routes.ts):
@@ -202,6 +202,7 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
           zone,
           notice: isNotice(done) ? done : undefined,
           planChoices: ctx.config.PORTAL_PLAN_CHANGES ? await planChoicesFor(ctx, account) : undefined,
+          seatChanges: ctx.config.PORTAL_SEAT_CHANGES,
         });
         return reply.type(HTML).send(page);
       });
@@ -268,6 +269,14 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: EngineContext): 
           if (!sub) return reply;
           const planId = (request.body as Record<string, unknown>).plan_id;
           return answer(request, reply, await changePlanAction(ctx, sub, planId));
+        });
+      }
+      if (ctx.config.PORTAL_SEAT_CHANGES) {
+        portal.post("/subscriptions/:id/seats", async (request, reply) => {
+          const sub = await own(request, reply);
+          if (!sub) return reply;
+          const quantity = (request.body as Record<string, unknown>).quantity;
+          return answer(request, reply, await changeSeatsAction(ctx, sub, quantity));
         });
       }
     },

@@ -345,6 +345,71 @@ describe("pages and actions", () => {
   });
 });
 
+describe("changing seats", () => {
+  it("is offered only when PORTAL_SEAT_CHANGES=true on a plan priced per seat, as a change of quantity", async () => {
+    const dora = await payingCustomer(world, { name: "Dora" });
+    const { db } = world.h.ctx;
+    const [team] = await db
+      .insert(plans)
+      .values({
+        name: "Team",
+        amountMinor: 10_000,
+        currency: "QAR",
+        intervalUnit: "month",
+        intervalCount: 1,
+        billingMode: "autosave",
+        priceModel: "per_unit",
+      })
+      .returning();
+    await db.update(subscriptions).set({ planId: team!.id }).where(eq(subscriptions.id, dora.id));
+
+    const off = await signIn(world, dora.customerId);
+    const plain = await (await off.get("/portal")).text();
+    expect(plain).toContain('data-quantity="1"');
+    expect(plain).not.toContain('data-action="seats"');
+    const missing = await off.post(`/portal/subscriptions/${dora.id}/seats`, {
+      csrf: await off.csrf(),
+      quantity: "2",
+    });
+    expect(missing.status).toBe(404);
+
+    const allowing = await startServer(
+      { ...world.h.ctx, config: { ...world.h.ctx.config, PORTAL_SEAT_CHANGES: true } },
+      { port: 0, host: "127.0.0.1" },
+    );
+    try {
+      const on = await signIn({ ...world, server: allowing }, dora.customerId);
+      const csrf = await on.csrf();
+      const page = await (await on.get("/portal")).text();
+      expect(page).toContain(`action="/portal/subscriptions/${dora.id}/seats"`);
+      expect(page).toContain('name="quantity" type="number" min="1" max="1000000" step="1" value="1"');
+
+      // Her card is a recurring token: more seats would change the amount it pays.
+      const fixed = await on.post(`/portal/subscriptions/${dora.id}/seats`, { csrf, quantity: "2" });
+      expect(fixed.headers.get("location")).toBe("/portal?lang=en&done=refused");
+      const bad = await on.post(`/portal/subscriptions/${dora.id}/seats`, { csrf, quantity: "0" });
+      expect(bad.headers.get("location")).toBe("/portal?lang=en&done=refused");
+      expect((await subscriptionOf(world.h, dora.id)).quantity).toBe(1);
+
+      // Paying by link, any amount can be asked: three seats from now, the difference collected by link.
+      await db
+        .update(subscriptions)
+        .set({ collectionMethod: "send_payment_link" })
+        .where(eq(subscriptions.id, dora.id));
+      const changed = await on.post(`/portal/subscriptions/${dora.id}/seats`, { csrf, quantity: "3" });
+      expect(changed.headers.get("location")).toBe("/portal?lang=en&done=plan_changed");
+      expect((await subscriptionOf(world.h, dora.id)).quantity).toBe(3);
+      const [change] = await db.select().from(planChanges).where(eq(planChanges.subscriptionId, dora.id));
+      expect(change).toMatchObject({ fromQuantity: 1, toQuantity: 3, actor: "customer:portal" });
+      const after = await (await on.get("/portal")).text();
+      expect(after).toContain('data-quantity="3"');
+      expect(after).toContain("300.00");
+    } finally {
+      await allowing.close();
+    }
+  });
+});
+
 describe("changing plan", () => {
   it("is offered only when PORTAL_PLAN_CHANGES=true: same currency, not archived; the POST checks again", async () => {
     const carol = await payingCustomer(world, { name: "Carol" });

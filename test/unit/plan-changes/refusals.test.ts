@@ -20,9 +20,15 @@ const plan = (id: string, overrides: Partial<PlanFacts> = {}): PlanFacts => ({
   ...overrides,
 });
 
-const active: ChangingSubscription = { status: "active", cardKind: "autosave", cardAmountMinor: null };
+const active: ChangingSubscription = {
+  status: "active",
+  collectionMethod: "charge_automatically",
+  cardKind: "autosave",
+  cardAmountMinor: null,
+};
 const recurringCard: ChangingSubscription = {
   status: "active",
+  collectionMethod: "charge_automatically",
   cardKind: "recurring",
   cardAmountMinor: 10_000,
 };
@@ -69,6 +75,12 @@ describe("planChangeRefusal", () => {
       recurringCard,
       plan("yearly", { interval: { unit: "year", count: 1 } }),
       "card_amount_fixed",
+    ],
+    [
+      "a recurring card's subscription paying by link, to another price",
+      { ...recurringCard, collectionMethod: "send_payment_link" },
+      plan("gold", { amountMinor: 20_000 }),
+      null,
     ],
     // The token pays what it was enrolled for, even when the plan's price has moved since.
     [
