@@ -17,10 +17,21 @@
  * simulator's hosted checkout paid with the Qatar debit card → the return URL, confirmed by
  * CheckStatus; then their own exactly-once checks (scripts/bench/links.ts).
  *
+ * After the links, BENCH_USAGE_SUBSCRIPTIONS customers subscribe by link to a weekly autosave plan
+ * that prices a `sum` meter with a graduated tiered price; their first period is billed and paid by
+ * link, their usage is sent through POST /v1/usage (every event twice, some a third time with a
+ * moved timestamp), the phase's billing clock (and the simulator's) moves past the period's end
+ * plus USAGE_GRACE_HOURS, two billing ticks bill the usage and each usage charge's link is paid;
+ * then their own exactly-once checks, the amounts against the bench's own pricing of the events
+ * (scripts/bench/usage.ts).
+ *
  *   BENCH_SUBSCRIPTIONS   subscriptions seeded (default 1000, at most 1,000,000)
  *   BENCH_DUE             how many of them are due now (default all)
  *   BENCH_LINK_SUBSCRIPTIONS  further subscriptions that pay by link, paid link → checkout → return
  *                         after the charging window and checked exactly once (default 20; 0 skips)
+ *   BENCH_USAGE_SUBSCRIPTIONS  further subscriptions by link with usage-priced charges, billed past
+ *                         the grace, paid by link after the link phase and checked exactly once,
+ *                         amounts included (default 20; 0 skips)
  *   BENCH_QUEUE           redis (default) or postgres: where BullMQ keeps its jobs
  *   BENCH_WORKERS         charge worker processes (default: unset, one worker in this process)
  *   BENCH_CONCURRENCY     batch jobs at once per worker (CHARGE_CONCURRENCY, default 8)
@@ -44,7 +55,7 @@ import postgres from "postgres";
 import { z } from "zod";
 import { DEFAULT_DUNNING_POLICY } from "../src/billing/index.js";
 import { startChargeWorker } from "../src/charging/index.js";
-import { systemClock } from "../src/clock/index.js";
+import { ControllableClock, systemClock } from "../src/clock/index.js";
 import { loadConfig } from "../src/config/index.js";
 import type { EngineContext } from "../src/context/index.js";
 import { vaultFromConfig } from "../src/crypto/index.js";
@@ -66,12 +77,14 @@ import {
   waitForWorkers,
 } from "./bench/processes.js";
 import { seedSubscriptions } from "./bench/seed.js";
+import { payUsage, type UsageRun, usageChecks } from "./bench/usage.js";
 
 const env = z
   .object({
     BENCH_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     BENCH_DUE: z.coerce.number().int().min(1).optional(),
     BENCH_LINK_SUBSCRIPTIONS: z.coerce.number().int().min(0).max(100_000).default(20),
+    BENCH_USAGE_SUBSCRIPTIONS: z.coerce.number().int().min(0).max(100_000).default(20),
     BENCH_QUEUE: z.enum(["redis", "postgres"]).default("redis"),
     BENCH_WORKERS: z.preprocess(
       (v) => (v === "" ? undefined : v),
@@ -295,6 +308,7 @@ async function main() {
     const checkDb = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     const checks: Check[] = [];
     let links: LinkRun | undefined;
+    let usage: UsageRun | undefined;
     try {
       // The card charges' checks first, on the database as the charging window left it.
       checks.push(...(await exactlyOnce(sim.url, checkDb, due)));
@@ -318,6 +332,32 @@ async function main() {
           await linkDatabase.close();
         }
         checks.push(...(await linkChecks(sim.url, checkDb, links.chargeIds)));
+      }
+      if (env.BENCH_USAGE_SUBSCRIPTIONS > 0) {
+        process.stdout.write(
+          `billing the usage of ${env.BENCH_USAGE_SUBSCRIPTIONS} subscriptions (POST /v1/usage → period end + grace → link paid)…\n`,
+        );
+        const usageDatabase = createDb(databaseUrl, { max: 10 });
+        const usageQueues = queueSystem();
+        try {
+          usage = await payUsage(
+            {
+              ...ctx,
+              db: usageDatabase.db,
+              queues: usageQueues,
+              // The phase's own billing clock: it moves it past the period's end and the grace.
+              clock: new ControllableClock(systemClock.now(), { running: true }),
+            },
+            usageDatabase.sql,
+            sim.url,
+            env.BENCH_USAGE_SUBSCRIPTIONS,
+            { concurrency: env.BENCH_CONCURRENCY, ratePerSecond: env.BENCH_RATE },
+          );
+        } finally {
+          await usageQueues.close();
+          await usageDatabase.close();
+        }
+        checks.push(...(await usageChecks(sim.url, checkDb, usage)));
       }
     } finally {
       await checkDb.end();
@@ -349,6 +389,12 @@ async function main() {
       empty_tick_found: empty.chargesCreated + empty.chargesEnqueued,
       link_subscriptions: env.BENCH_LINK_SUBSCRIPTIONS,
       link_pay_seconds: links ? Number(links.paySeconds.toFixed(2)) : null,
+      usage_subscriptions: env.BENCH_USAGE_SUBSCRIPTIONS,
+      usage_events: usage ? usage.events : null,
+      usage_events_sent: usage ? usage.sent : null,
+      usage_send_seconds: usage ? Number(usage.sendSeconds.toFixed(2)) : null,
+      usage_bill_seconds: usage ? Number(usage.billSeconds.toFixed(2)) : null,
+      usage_pay_seconds: usage ? Number(usage.paySeconds.toFixed(2)) : null,
     };
     process.stdout.write(
       [
@@ -365,6 +411,9 @@ async function main() {
         links
           ? `link charges:         ${links.chargeIds.length} paid link → checkout → return in ${links.paySeconds.toFixed(2)} s (subscribed in ${links.subscribeSeconds.toFixed(2)} s, links sent in ${links.sendSeconds.toFixed(2)} s; after the window, in none of its figures)`
           : "link charges:         skipped (BENCH_LINK_SUBSCRIPTIONS=0)",
+        usage
+          ? `usage charges:        ${usage.chargeIds.length} paid link → checkout → return in ${usage.paySeconds.toFixed(2)} s (${usage.events} events sent ${usage.sent} times in ${usage.requests} POST /v1/usage in ${usage.sendSeconds.toFixed(2)} s; billed and links sent in ${usage.billSeconds.toFixed(2)} s past period end + ${usage.graceHours} h; subscribed and first period paid in ${usage.subscribeSeconds.toFixed(2)} s; after the window, in none of its figures)`
+          : "usage charges:        skipped (BENCH_USAGE_SUBSCRIPTIONS=0)",
         ...checks.map(
           (check) => `${`${check.name}:`.padEnd(56)} ${check.ok ? "yes" : "NO"} (${check.detail})`,
         ),
