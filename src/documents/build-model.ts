@@ -53,8 +53,8 @@ export function chargeLines(charge: ChargeFacts): DocumentLine[] {
   const lines: DocumentLine[] =
     charge.lines.length > 0
       ? charge.lines.map((line) => {
-          // What recurs covers the period; a one-off does not.
-          const periodic = line.kind === "plan" || line.kind === "addon";
+          // What recurs, and usage, covers the period; a one-off does not.
+          const periodic = line.kind !== "one_off";
           return {
             kind: "item",
             description: line.description,

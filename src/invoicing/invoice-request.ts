@@ -40,13 +40,21 @@ const MAX_TEXT = 300;
 
 const clip = (text: string) => (text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 1)}…`);
 
-/** "Monthly, 2026-01-15 – 2026-02-15": the plan and the period's local dates, end exclusive. */
+/**
+ * "Monthly, 2026-01-15 – 2026-02-15": the plan and the period's local dates, end exclusive; a plan
+ * change's charge, a period's usage and a one-off charge say what they are.
+ */
 export function itemDescription(
   facts: Pick<InvoiceFacts, "plan" | "periodStart" | "periodEnd" | "timezone"> &
     Partial<Pick<InvoiceFacts, "kind">>,
 ) {
   const day = (instant: DateTime) => instant.setZone(facts.timezone).toISODate();
-  const what = facts.kind === "plan_change" ? `Change to ${facts.plan.name}` : facts.plan.name;
+  const what = {
+    period: facts.plan.name,
+    plan_change: `Change to ${facts.plan.name}`,
+    usage: `Usage of ${facts.plan.name}`,
+    one_off: `One-off charge, ${facts.plan.name}`,
+  }[facts.kind ?? "period"];
   return clip(`${what}, ${day(facts.periodStart)} – ${day(facts.periodEnd)}`);
 }
 
