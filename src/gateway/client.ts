@@ -3,6 +3,7 @@ import { type Clock, systemClock } from "../clock/index.js";
 import { type Logger, silentLogger } from "../logger/index.js";
 import { createTransport } from "./http.js";
 import { createLegacyClient, type LegacyClient } from "./legacy-client.js";
+import { createNodeSender, type NodeSender } from "./node-transport.js";
 import { createV1Client, type V1Client } from "./v1-client.js";
 
 export interface GatewayClientOptions {
@@ -21,7 +22,10 @@ export interface GatewayClientOptions {
   /** Per-attempt timeout; default 15000. */
   timeoutMs?: number;
   logger?: Logger;
+  /** Sends with this fetch instead of node:http (tests); default node:http with a keep-alive agent. */
   fetch?: typeof fetch;
+  /** Keep-alive sockets open at once per gateway origin (node:http only); default 256. */
+  maxSockets?: number;
   /** Extra attempts for read-only calls, 0 to 2; default 2. Money-moving calls are never repeated. */
   readRetries?: number;
   /** Backoff before the first read retry (doubles per retry, full jitter); default 100. */
@@ -37,6 +41,11 @@ export interface GatewayClient {
   legacy: LegacyClient;
   /** `{base_url}` of the v1 interface, for the health check's reachability probe. */
   readonly baseUrl: string;
+  /**
+   * Closes the idle keep-alive sockets. Optional to call: idle sockets are unref'd and expire on
+   * their own, so they never hold a process open.
+   */
+  close(): void;
 }
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -53,6 +62,7 @@ const optionsSchema = z.object({
   readRetries: z.number().int().min(0).max(2).default(2),
   retryBaseDelayMs: z.number().int().min(0).default(100),
   retryMaxDelayMs: z.number().int().min(0).default(1_000),
+  maxSockets: z.number().int().positive().default(256),
 });
 
 /** Builds the typed client for both gateway interfaces; bad options throw a TypeError at once. */
@@ -62,8 +72,12 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     throw new TypeError(`invalid gateway client options:\n${z.prettifyError(parsed.error)}`);
   }
   const settings = parsed.data;
+  // One agent per client: its sockets are this gateway's, and close() ends only them.
+  const sender: NodeSender | undefined =
+    options.fetch === undefined ? createNodeSender({ maxSockets: settings.maxSockets }) : undefined;
   const transport = createTransport({
-    fetch: options.fetch ?? globalThis.fetch,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(sender === undefined ? {} : { send: sender.send }),
     timeoutMs: settings.timeoutMs,
     logger: options.logger ?? silentLogger,
   });
@@ -74,6 +88,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
   };
   return {
     baseUrl: settings.baseUrl,
+    close: () => sender?.close(),
     v1: createV1Client({
       transport,
       baseUrl: settings.baseUrl,

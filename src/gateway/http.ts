@@ -1,14 +1,17 @@
 import { type Logger, redact, redactText } from "../logger/index.js";
 import { observeGatewayCall } from "../metrics/index.js";
 import { type GatewayError, gatewayErrorFrom } from "./errors/index.js";
+import { CONNECT_TIMEOUT_CODE, createNodeSender, type Send } from "./node-transport.js";
 import type { GatewayOperation } from "./operations.js";
 
 /**
- * The transport every operation goes through: one fetch with a timeout, the body encoded as asked,
- * the reply read as JSON when it is JSON, and both sides logged at debug with secrets removed. It
- * classifies only failures that have no reply; replies are judged by the v1 and legacy clients.
- * Every call is timed here, the one place all of them pass (billing_gateway_request_duration_seconds):
- * ok for a reply below 500, error for a 5xx or a failure without reply, timeout for the timeout.
+ * The transport every operation goes through: one request with a timeout (node:http through a
+ * keep-alive agent, see node-transport.ts; an injected fetch when a caller passes one), the body
+ * encoded as asked, the reply read as JSON when it is JSON, and both sides logged at debug with
+ * secrets removed. It classifies only failures that have no reply; replies are judged by the v1 and
+ * legacy clients. Every call is timed here, the one place all of them pass
+ * (billing_gateway_request_duration_seconds): ok for a reply below 500, error for a 5xx or a failure
+ * without reply, timeout for the timeout (a connect timeout included).
  */
 
 export interface RequestBody {
@@ -33,7 +36,10 @@ export interface GatewayReply {
 }
 
 export interface TransportOptions {
-  fetch: typeof fetch;
+  /** The wire; default a node:http sender shared by the transports built without one. */
+  send?: Send;
+  /** A fetch to send with instead (tests, other runtimes); ignored when `send` is given. */
+  fetch?: typeof fetch;
   timeoutMs: number;
   logger: Logger;
 }
@@ -41,13 +47,28 @@ export interface TransportOptions {
 export type Transport = (request: GatewayRequest) => Promise<GatewayReply>;
 
 /** Error codes meaning the connection was never made, so the gateway cannot have seen the request. */
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "UND_ERR_CONNECT_TIMEOUT",
+  CONNECT_TIMEOUT_CODE,
+]);
 
 /** Longest reply text kept for logs and errors; gateway error pages can be large. */
 const TEXT_LIMIT = 2_000;
 
+let sharedSender: Send | undefined;
+
+/** The node:http wire for transports built without one, made on first use. */
+function defaultSender(): Send {
+  sharedSender ??= createNodeSender().send;
+  return sharedSender;
+}
+
 export function createTransport(options: TransportOptions): Transport {
   const { logger, timeoutMs } = options;
+  const send = options.send ?? (options.fetch === undefined ? defaultSender() : fetchSender(options.fetch));
   return async (request) => {
     const { operation } = request;
     const { headers, payload } = encode(request);
@@ -70,18 +91,18 @@ export function createTransport(options: TransportOptions): Transport {
     let status: number;
     let text: string;
     try {
-      const response = await options.fetch(request.url, {
+      // Never follows a redirect: a redirected POST would silently become a GET; a redirect is
+      // reported as a bad reply instead.
+      ({ status, text } = await send({
         method: request.method,
+        url: request.url,
         headers,
-        body: payload,
-        // A redirected POST would silently become a GET; a redirect is reported as a bad reply instead.
-        redirect: "manual",
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      status = response.status;
-      text = await response.text();
+        ...(payload === undefined ? {} : { body: payload }),
+        timeoutMs,
+      }));
     } catch (error) {
-      observeGatewayCall(operation, isTimeout(error) ? "timeout" : "error", seconds(started));
+      const timedOut = isTimeout(error) || causeCode(error) === CONNECT_TIMEOUT_CODE;
+      observeGatewayCall(operation, timedOut ? "timeout" : "error", seconds(started));
       const failure = transportFailure(operation, error, timeoutMs);
       logger.debug({ operation, ms: elapsed(started), error: failure.message }, "gateway call failed");
       throw failure;
@@ -94,6 +115,20 @@ export function createTransport(options: TransportOptions): Transport {
         "gateway reply",
       );
     return { status, body, json, text: clip(text) };
+  };
+}
+
+/** The fetch wire, as the transport used it before node-transport.ts: one AbortSignal per call. */
+function fetchSender(fetchImpl: typeof fetch): Send {
+  return async ({ method, url, headers, body, timeoutMs }) => {
+    const response = await fetchImpl(url, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return { status: response.status, text: await response.text() };
   };
 }
 
