@@ -160,6 +160,8 @@ export async function createEngine(config: Config, options: EngineOptions = {}):
       authorizePath: config.GATEWAY_AUTHORIZE_PATH,
       legacyEncoding: config.GATEWAY_LEGACY_ENCODING,
       timeoutMs: config.GATEWAY_TIMEOUT_MS,
+      // A socket for every call a worker may have in flight, so none waits behind the agent.
+      maxSockets: config.CHARGE_MAX_IN_FLIGHT,
       clock,
       logger,
     });
@@ -182,6 +184,8 @@ export async function createEngine(config: Config, options: EngineOptions = {}):
       try {
         await queues.close();
       } finally {
+        // The workers are done with the gateway: its idle keep-alive sockets go now.
+        gateway.close();
         await closeEngineMessages(ctx).catch((err: unknown) =>
           logger.error({ err }, "closing the SMTP transport failed"),
         );
