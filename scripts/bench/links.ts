@@ -42,7 +42,11 @@ export interface LinkRun {
 }
 
 /** Runs `task` for every item, `parallel` at a time. */
-async function eachLimited<T>(items: readonly T[], parallel: number, task: (item: T) => Promise<void>) {
+export async function eachLimited<T>(
+  items: readonly T[],
+  parallel: number,
+  task: (item: T) => Promise<void>,
+) {
   let next = 0;
   const lane = async () => {
     while (next < items.length) {
@@ -54,7 +58,7 @@ async function eachLimited<T>(items: readonly T[], parallel: number, task: (item
 }
 
 /** What a browser does with one payment link; throws unless every step answers as it should. */
-async function payOneLink(simUrl: string, link: string): Promise<void> {
+export async function payOneLink(simUrl: string, link: string): Promise<void> {
   const opened = await fetch(link, { redirect: "manual" });
   await opened.text();
   const checkoutUrl = opened.headers.get("location");

@@ -43,9 +43,8 @@ import { createMeter } from "../../src/usage/index.js";
 import { setUsagePrice } from "../../src/usage-billing/index.js";
 import type { Check } from "./exactly-once.js";
 import { readLedgerPayments } from "./ledger.js";
+import { eachLimited, payOneLink } from "./links.js";
 
-/** The simulator's Qatar debit card: pays one-time checkouts, refuses to be saved for recurring. */
-const QATAR_DEBIT = "4847000000000009";
 /** Customers subscribed, links paid and usage requests sent, at once. */
 const PARALLEL = 8;
 const REQUESTS_AT_ONCE = 4;
@@ -108,46 +107,6 @@ export interface UsageRun {
   billSeconds: number;
   /** From the first usage link opened to the last return followed. */
   paySeconds: number;
-}
-
-/** Runs `task` for every item, `parallel` at a time. */
-async function eachLimited<T>(items: readonly T[], parallel: number, task: (item: T) => Promise<void>) {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await task(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, lane));
-}
-
-/** What a browser does with one payment link (as links.ts); throws unless every step answers as it should. */
-async function payOneLink(simUrl: string, link: string): Promise<void> {
-  const opened = await fetch(link, { redirect: "manual" });
-  await opened.text();
-  const checkoutUrl = opened.headers.get("location");
-  if (opened.status !== 303 || !checkoutUrl) {
-    throw new Error(`opening ${link} answered ${opened.status}, not a checkout to go to`);
-  }
-  const submitted = await fetch(`${simUrl}/_sim/pay`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      checkout_url: checkoutUrl,
-      card_number: QATAR_DEBIT,
-      expiry: "12/30",
-      cvv: "123",
-      name: "Bench Usage",
-    }),
-  });
-  const paid = (await submitted.json()) as { status?: string; redirect_url?: string | null };
-  if (paid.status !== "SUCCESS" || !paid.redirect_url) {
-    throw new Error(`the checkout of ${link} was not paid: ${JSON.stringify(paid)}`);
-  }
-  const back = await fetch(paid.redirect_url, { redirect: "manual" });
-  await back.text();
-  if (back.status !== 200) throw new Error(`the return from the checkout of ${link} answered ${back.status}`);
 }
 
 /** Moves the phase's billing clock, and the simulator's with it, to `to`. */
