@@ -1,3 +1,4 @@
+import { amountFixedByToken } from "../billing/index.js";
 import type { StoredAddon } from "./addon-record.js";
 import { AddonError } from "./errors.js";
 import type { AddonTarget } from "./lock-target.js";
@@ -55,8 +56,7 @@ export function refuseAttach(target: AddonTarget, addon: StoredAddon, attached: 
       "addon",
     );
   }
-  const chargedByCard = target.collectionMethod === "charge_automatically";
-  if (chargedByCard && (target.cardKind ?? target.billingMode) === "recurring") {
+  if (amountFixedByToken({ ...target, planBillingMode: target.billingMode })) {
     const why =
       target.cardKind === "recurring"
         ? "its card is a recurring token"

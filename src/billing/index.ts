@@ -98,6 +98,7 @@ export {
   type TerminalAction,
 } from "./dunning.js";
 export * from "./entitlements.js";
+export { amountFixedByToken } from "./fixed-amount.js";
 export { INTERVAL_UNITS, type IntervalUnit } from "./interval-units.js";
 export {
   type LatePaymentDecision,

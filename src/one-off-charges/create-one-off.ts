@@ -1,6 +1,9 @@
 import type { DateTime } from "luxon";
 import { z } from "zod";
 import {
+  amountFixedByToken,
+  type BillingMode,
+  type CollectionMethod,
   decimalAmountText,
   MAX_QUANTITY,
   oneOffLine,
@@ -73,7 +76,9 @@ interface Locked {
   plan_id: string;
   status: string;
   currency: string;
-  fixed_amount: boolean;
+  collection_method: CollectionMethod;
+  card_kind: "recurring" | "autosave" | null;
+  billing_mode: BillingMode;
   current_period_start: string | null;
   current_period_end: string | null;
 }
@@ -141,8 +146,7 @@ export async function createOneOffCharge(
 async function lockSubscription(tx: SqlTx, subscriptionId: string): Promise<Locked> {
   const [row] = await tx<Locked[]>`
     select s.id, s.customer_id, s.plan_id, s.status, p.currency, s.current_period_start, s.current_period_end,
-           (s.collection_method = 'charge_automatically'
-             and coalesce(pm.kind::text, p.billing_mode::text) = 'recurring') as fixed_amount
+           s.collection_method, pm.kind as card_kind, p.billing_mode
     from subscriptions s
     join plans p on p.id = s.plan_id
     left join payment_methods pm on pm.id = s.payment_method_id
@@ -163,7 +167,13 @@ function refuse(subscription: Locked, collect: "now" | "next_bill"): void {
       { status: subscription.status },
     );
   }
-  if (subscription.fixed_amount) {
+  if (
+    amountFixedByToken({
+      collectionMethod: subscription.collection_method,
+      cardKind: subscription.card_kind,
+      planBillingMode: subscription.billing_mode,
+    })
+  ) {
     throw new OneOffRefusal(
       "card_amount_fixed",
       `subscription ${subscription.id} is charged through a recurring card token, which the gateway charges only the amount ` +

@@ -1,4 +1,9 @@
-import { type CollectionMethod, type SubscriptionState, sameInterval } from "../billing/index.js";
+import {
+  amountFixedByToken,
+  type CollectionMethod,
+  type SubscriptionState,
+  sameInterval,
+} from "../billing/index.js";
 import { pgInteger } from "../db/index.js";
 import { PlanChangeError, type PlanChangeRefusal } from "./errors.js";
 import type { LockedSubscription, PlanFacts } from "./load.js";
@@ -43,10 +48,7 @@ export function planChangeRefusal(
   // Archived plans take no new subscribers; their own subscribers may still change seats.
   if (to.archived && to.id !== from.id) return "plan_archived";
   if (to.currency !== from.currency) return "currency_mismatch";
-  const recurring =
-    subscription.collectionMethod === "charge_automatically" &&
-    (subscription.cardKind === "recurring" ||
-      (subscription.cardKind === null && from.billingMode === "recurring"));
+  const recurring = amountFixedByToken({ ...subscription, planBillingMode: from.billingMode });
   const tokenAmount = subscription.cardAmountMinor ?? from.amountMinor;
   if (recurring && (to.amountMinor !== tokenAmount || !sameInterval(from.interval, to.interval)))
     return "card_amount_fixed";

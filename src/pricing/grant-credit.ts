@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import {
+  amountFixedByToken,
   type CreditGrantRefusal,
   creditGrantRefusal,
   MAX_CREDIT_PERIODS,
@@ -84,16 +85,14 @@ export async function grantCredit(
       );
     }
     const plan = await planOf(tx, subscription.planId);
-    if (subscription.collectionMethod === "charge_automatically") {
-      const cardKind = await cardKindOf(tx, subscription.paymentMethodId);
-      if ((cardKind ?? plan.billingMode) === "recurring") {
-        throw new CreditRefusal(
-          "card_amount_fixed",
-          `subscription ${id} is charged with a recurring card token, which the gateway charges only the amount ` +
-            "it was saved for: credit would make a charge it cannot collect. Refund the payment, or move the " +
-            "subscription to payment links (collection-method send_payment_link) first",
-        );
-      }
+    const cardKind = await cardKindOf(tx, subscription.paymentMethodId);
+    if (amountFixedByToken({ ...subscription, cardKind, planBillingMode: plan.billingMode })) {
+      throw new CreditRefusal(
+        "card_amount_fixed",
+        `subscription ${id} is charged with a recurring card token, which the gateway charges only the amount ` +
+          "it was saved for: credit would make a charge it cannot collect. Refund the payment, or move the " +
+          "subscription to payment links (collection-method send_payment_link) first",
+      );
     }
     const amountMinor = body.amount_minor ?? minorOf(body.amount as string, plan.currency);
     const refusal = creditGrantRefusal({

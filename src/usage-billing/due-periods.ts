@@ -75,7 +75,7 @@ export interface DuePeriod {
   readonly currency: string;
   readonly start: DateTime;
   readonly end: DateTime;
-  /** Charged through a recurring card token, whose amount cannot vary: not billed. */
+  /** Charged through a recurring card token, whose amount cannot vary: not billed (billing/fixed-amount.ts, in SQL). */
   readonly recurringToken: boolean;
 }
 
