@@ -90,15 +90,6 @@ export function money(minor: number, currency: string): Money {
   return { minor, currency };
 }
 
-export function parseMoney(amount: string | number, currency: string, options?: ParseOptions): Money {
-  return { minor: toMinor(amount, currency, options), currency };
-}
-
 export function formatMoney(value: Money): string {
   return `${toDecimalString(value.minor, value.currency)} ${value.currency}`;
-}
-
-export function addMoney(a: Money, b: Money): Money {
-  if (a.currency !== b.currency) throw new MoneyFormatError(`cannot add ${a.currency} and ${b.currency}`);
-  return money(a.minor + b.minor, a.currency);
 }

@@ -39,8 +39,6 @@ export type RawProcessor = Processor<unknown, unknown, string>;
 export interface WorkerSettings {
   /** Jobs this worker runs at once. Defaults to 1. */
   concurrency?: number;
-  /** At most `max` jobs per `duration` ms across every worker of the queue. */
-  limiter?: { max: number; duration: number };
 }
 
 /**

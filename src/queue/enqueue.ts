@@ -1,5 +1,5 @@
 import type { BillingQueue } from "./backend.js";
-import { chargeJobId, invoiceJobId, tickJobId, tokenDeactivationJobId, webhookJobId } from "./job-ids.js";
+import { chargeJobId, invoiceJobId, tokenDeactivationJobId } from "./job-ids.js";
 import { JOB_NAMES, type QueueName } from "./names.js";
 import { type PayloadInputOf, type PayloadOf, payloadSchema } from "./payloads.js";
 
@@ -30,21 +30,6 @@ async function enqueue<N extends QueueName>(
   const job = await queues.queue(name).add(JOB_NAMES[name], data, { jobId, delay: options.delayMs });
   if (job.id === undefined) throw new Error(`BullMQ gave no id to a ${name} job`);
   return job.id;
-}
-
-/** A tick with `scheduledAt` runs once per instant; without it, every call adds a tick. */
-export function enqueueTick(
-  queues: QueueSource,
-  payload: PayloadInputOf<"billing-tick"> = {},
-  options: EnqueueOptions = {},
-): Promise<string> {
-  return enqueue(
-    queues,
-    "billing-tick",
-    payload,
-    (p) => (p.scheduledAt === undefined ? undefined : tickJobId(p.scheduledAt)),
-    options,
-  );
 }
 
 export interface ChargeEnqueueOptions extends EnqueueOptions {
@@ -106,12 +91,4 @@ export function enqueueTokenDeactivation(
     (p) => tokenDeactivationJobId(p.paymentMethodId),
     options,
   );
-}
-
-export function enqueueWebhook(
-  queues: QueueSource,
-  payload: PayloadInputOf<"webhooks">,
-  options: EnqueueOptions = {},
-): Promise<string> {
-  return enqueue(queues, "webhooks", payload, (p) => webhookJobId(p.deliveryId), options);
 }

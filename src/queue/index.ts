@@ -19,9 +19,7 @@ export {
   enqueueCharge,
   enqueueChargeBatches,
   enqueueInvoice,
-  enqueueTick,
   enqueueTokenDeactivation,
-  enqueueWebhook,
   type QueueSource,
 } from "./enqueue.js";
 export { queueSystemOptionsFromConfig } from "./from-config.js";
@@ -35,7 +33,6 @@ export {
   chargeJobId,
   invoiceJobId,
   messageJobId,
-  tickJobId,
   tokenDeactivationJobId,
   webhookJobId,
 } from "./job-ids.js";

@@ -35,8 +35,3 @@ export function webhookJobId(deliveryId: string): string {
 export function messageJobId(messageId: string): string {
   return `message-${messageId}`;
 }
-
-/** A tick requested for a given instant runs once however many times it is requested. */
-export function tickJobId(scheduledAt: string): string {
-  return `tick-${Date.parse(scheduledAt)}`;
-}
