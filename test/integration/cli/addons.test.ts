@@ -1,12 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { PassThrough } from "node:stream";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../../src/cli/index.js";
 import { subscriptionAddons } from "../../../src/db/schema/index.js";
-import { createEngineHarness, type EngineHarness, REDIS_URL } from "../../support/engine.js";
+import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
+import { harnessCliEnv, type InProcessCli, inProcessCli } from "../../support/in-process-cli.js";
 import { createSubscription } from "../charging/fixtures.js";
 
 /**
@@ -17,54 +13,24 @@ import { createSubscription } from "../charging/fixtures.js";
 
 const START = "2026-01-15T09:00:00.000Z";
 let h: EngineHarness;
-let dataDir: string;
-let env: NodeJS.ProcessEnv;
+let cli: InProcessCli;
 
 beforeAll(async () => {
   h = await createEngineHarness({ start: START });
-  dataDir = await mkdtemp(path.join(tmpdir(), "billing-addons-"));
-  const { config } = h.ctx;
-  env = {
-    NODE_ENV: "test",
-    DATABASE_URL: config.DATABASE_URL,
-    REDIS_URL,
-    QUEUE_PREFIX: config.QUEUE_PREFIX,
-    GATEWAY_BASE_URL: h.sim.url,
-    GATEWAY_LEGACY_URL: h.sim.url,
-    GATEWAY_API_KEY: h.sim.defaultApiKey,
-    TOKEN_ENCRYPTION_KEY: config.TOKEN_ENCRYPTION_KEY,
-    PUBLIC_URL: h.ctx.publicUrl,
-    BILLING_CLOCK: "controllable",
-    BILLING_CLOCK_START: START,
-    BILLING_DATA_DIR: dataDir,
-    LOG_LEVEL: "silent",
-  };
+  cli = await inProcessCli(harnessCliEnv(h, START), "addons");
 }, 60_000);
 
 afterAll(async () => {
   await h?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await cli?.close();
 });
 
-async function billing(...args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const code = await runCli(args, { stdout, stderr, env });
-  return { code, stdout: stdout.read()?.toString() ?? "", stderr: stderr.read()?.toString() ?? "" };
-}
-
-async function json<T = Record<string, unknown>>(...args: string[]): Promise<T> {
-  const run = await billing(...args, "--json");
-  if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr}`);
-  return JSON.parse(run.stdout) as T;
-}
-
 const codes = async (...args: string[]) =>
-  (await json<{ data: { code: string }[] }>("addons", "list", ...args)).data.map((addon) => addon.code);
+  (await cli.json<{ data: { code: string }[] }>("addons", "list", ...args)).data.map((addon) => addon.code);
 
 describe("billing addons", () => {
   it("creates add-ons with each kind of price, lists and archives them", async () => {
-    const support = await json(
+    const support = await cli.json(
       "addons",
       "create",
       "--code",
@@ -84,7 +50,7 @@ describe("billing addons", () => {
       currency: "QAR",
     });
 
-    const storage = await json(
+    const storage = await cli.json(
       "addons",
       "create",
       "--code",
@@ -109,7 +75,7 @@ describe("billing addons", () => {
       ],
     });
 
-    const sms = await json(
+    const sms = await cli.json(
       "addons",
       "create",
       "--code",
@@ -128,18 +94,18 @@ describe("billing addons", () => {
     expect(sms).toMatchObject({ price_model: "package", package_size: 100 });
 
     expect(await codes()).toEqual(["support", "storage", "sms"]);
-    const archived = await json("addons", "archive", "sms");
+    const archived = await cli.json("addons", "archive", "sms");
     expect(archived).toMatchObject({ code: "sms", archived: true });
     expect(await codes()).toEqual(["support", "storage"]);
     expect(await codes("--archived")).toEqual(["support", "storage", "sms"]);
 
-    const table = await billing("addons", "list");
+    const table = await cli.billing("addons", "list");
     expect(table.code).toBe(0);
     expect(table.stdout).toContain("storage");
   });
 
   it("names bad fields by their options, and exits 2", async () => {
-    const run = await billing(
+    const run = await cli.billing(
       "addons",
       "create",
       "--code",
@@ -162,7 +128,7 @@ describe("billing addons", () => {
     expect(run.stderr).toContain("--amount: must not be given with price_model tiered");
     expect(run.stderr).toContain("--tier #1 UNIT_AMOUNT:");
 
-    const taken = await billing(
+    const taken = await cli.billing(
       "addons",
       "create",
       "--code",
@@ -176,14 +142,14 @@ describe("billing addons", () => {
     );
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain("already exists");
-    expect((await billing("addons", "archive", "nothing")).stderr).toContain("no add-on nothing");
+    expect((await cli.billing("addons", "archive", "nothing")).stderr).toContain("no add-on nothing");
   });
 });
 
 describe("billing subscriptions addons", () => {
   it("sets, lists and removes a subscription's add-ons", async () => {
     const { subscriptionId: id } = await createSubscription(h, { kind: "autosave" });
-    const set = await json("subscriptions", "addons", "set", id, "storage", "--quantity", "12");
+    const set = await cli.json("subscriptions", "addons", "set", id, "storage", "--quantity", "12");
     expect(set).toMatchObject({
       code: "storage",
       quantity: 12,
@@ -192,7 +158,7 @@ describe("billing subscriptions addons", () => {
       change: "added",
       from_quantity: null,
     });
-    const changed = await json("subscriptions", "addons", "set", id, "storage", "--quantity", "3");
+    const changed = await cli.json("subscriptions", "addons", "set", id, "storage", "--quantity", "3");
     expect(changed).toMatchObject({
       quantity: 3,
       period_amount: "6.00",
@@ -200,7 +166,7 @@ describe("billing subscriptions addons", () => {
       from_quantity: 12,
     });
 
-    const listed = await json<{ data: { code: string; quantity: number }[] }>(
+    const listed = await cli.json<{ data: { code: string; quantity: number }[] }>(
       "subscriptions",
       "addons",
       "list",
@@ -208,10 +174,10 @@ describe("billing subscriptions addons", () => {
     );
     expect(listed.data).toMatchObject([{ code: "storage", quantity: 3 }]);
 
-    const removed = await json("subscriptions", "addons", "remove", id, "storage");
+    const removed = await cli.json("subscriptions", "addons", "remove", id, "storage");
     expect(removed).toMatchObject({ code: "storage", quantity: 3 });
     expect(removed.removed_at).not.toBeNull();
-    expect((await json<{ data: unknown[] }>("subscriptions", "addons", "list", id)).data).toEqual([]);
+    expect((await cli.json<{ data: unknown[] }>("subscriptions", "addons", "list", id)).data).toEqual([]);
 
     const rows = await h.ctx.db
       .select()
@@ -223,20 +189,28 @@ describe("billing subscriptions addons", () => {
 
   it("prints the refusals and exits 1: an archived add-on, a recurring card token", async () => {
     const { subscriptionId: autosave } = await createSubscription(h, { kind: "autosave" });
-    const archived = await billing("subscriptions", "addons", "set", autosave, "sms", "--quantity", "1");
+    const archived = await cli.billing("subscriptions", "addons", "set", autosave, "sms", "--quantity", "1");
     expect(archived.code).toBe(1);
     expect(archived.stderr).toContain("add-on sms is archived");
 
     const { subscriptionId: recurring } = await createSubscription(h, { kind: "recurring" });
-    const refused = await billing("subscriptions", "addons", "set", recurring, "support", "--quantity", "1");
+    const refused = await cli.billing(
+      "subscriptions",
+      "addons",
+      "set",
+      recurring,
+      "support",
+      "--quantity",
+      "1",
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("recurring card token is charged the fixed amount it was enrolled for");
 
-    const missing = await billing("subscriptions", "addons", "remove", autosave, "support");
+    const missing = await cli.billing("subscriptions", "addons", "remove", autosave, "support");
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`subscription ${autosave} has no add-on support`);
 
-    const zero = await billing("subscriptions", "addons", "set", autosave, "support", "--quantity", "0");
+    const zero = await cli.billing("subscriptions", "addons", "set", autosave, "support", "--quantity", "0");
     expect(zero.code).toBe(2);
   });
 });

@@ -1,52 +1,33 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../../src/cli/index.js";
 import { seedCustomerAndPlan } from "../../db/fixtures.js";
 import { createTestDatabase, type TestDatabase } from "../../support/db.js";
+import { type InProcessCli, inProcessCli } from "../../support/in-process-cli.js";
 
 /** `billing features …` and `billing plans features …`, in-process on a fresh database. */
 
 let database: TestDatabase;
-let dataDir: string;
-let env: NodeJS.ProcessEnv;
+let cli: InProcessCli;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  dataDir = await mkdtemp(path.join(tmpdir(), "billing-features-"));
-  env = {
-    NODE_ENV: "test",
-    DATABASE_URL: database.url,
-    BILLING_DATA_DIR: dataDir,
-    BILLING_CLOCK: "controllable",
-    BILLING_CLOCK_START: "2026-01-15T09:00:00.000Z",
-    LOG_LEVEL: "silent",
-  };
+  cli = await inProcessCli(
+    {
+      DATABASE_URL: database.url,
+      BILLING_CLOCK: "controllable",
+      BILLING_CLOCK_START: "2026-01-15T09:00:00.000Z",
+    },
+    "features",
+  );
 });
 
 afterAll(async () => {
   await database?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await cli?.close();
 });
-
-async function billing(...args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const code = await runCli(args, { stdout, stderr, env });
-  return { code, stdout: stdout.read()?.toString() ?? "", stderr: stderr.read()?.toString() ?? "" };
-}
-
-async function json<T = Record<string, unknown>>(...args: string[]): Promise<T> {
-  const run = await billing(...args, "--json");
-  if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr}`);
-  return JSON.parse(run.stdout) as T;
-}
 
 describe("billing features", () => {
   it("creates, lists and archives features", async () => {
-    const created = await json(
+    const created = await cli.json(
       "features",
       "create",
       "--code",
@@ -57,71 +38,101 @@ describe("billing features", () => {
       "boolean",
     );
     expect(created).toMatchObject({ code: "sso", name: "Single sign-on", kind: "boolean", archived: false });
-    await json("features", "create", "--code", "projects", "--name", "Projects", "--kind", "limit");
+    await cli.json("features", "create", "--code", "projects", "--name", "Projects", "--kind", "limit");
 
-    const listed = await json<{ data: { code: string }[] }>("features", "list");
+    const listed = await cli.json<{ data: { code: string }[] }>("features", "list");
     expect(listed.data.map((f) => f.code)).toEqual(["sso", "projects"]);
 
-    expect(await json("features", "archive", "projects")).toMatchObject({ code: "projects", archived: true });
-    expect((await json<{ data: { code: string }[] }>("features", "list")).data.map((f) => f.code)).toEqual([
-      "sso",
-    ]);
-    expect((await json<{ data: unknown[] }>("features", "list", "--archived")).data).toHaveLength(2);
+    expect(await cli.json("features", "archive", "projects")).toMatchObject({
+      code: "projects",
+      archived: true,
+    });
+    expect(
+      (await cli.json<{ data: { code: string }[] }>("features", "list")).data.map((f) => f.code),
+    ).toEqual(["sso"]);
+    expect((await cli.json<{ data: unknown[] }>("features", "list", "--archived")).data).toHaveLength(2);
   });
 
   it("refuses a bad code naming --code, a taken one, and an unknown one", async () => {
-    const bad = await billing("features", "create", "--code", "Not OK", "--name", "x", "--kind", "boolean");
+    const bad = await cli.billing(
+      "features",
+      "create",
+      "--code",
+      "Not OK",
+      "--name",
+      "x",
+      "--kind",
+      "boolean",
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--code: must be 1-64 of a-z");
 
-    await json("features", "create", "--code", "taken", "--name", "x", "--kind", "boolean");
-    const taken = await billing("features", "create", "--code", "taken", "--name", "x", "--kind", "boolean");
+    await cli.json("features", "create", "--code", "taken", "--name", "x", "--kind", "boolean");
+    const taken = await cli.billing(
+      "features",
+      "create",
+      "--code",
+      "taken",
+      "--name",
+      "x",
+      "--kind",
+      "boolean",
+    );
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain("a feature with code taken already exists");
 
-    expect((await billing("features", "archive", "nope")).stderr).toContain("no feature nope");
+    expect((await cli.billing("features", "archive", "nope")).stderr).toContain("no feature nope");
   });
 });
 
 describe("billing plans features", () => {
   it("sets, lists and unsets a plan's features, refusing a limit on a switch and none on a limit", async () => {
     const { plan } = await seedCustomerAndPlan(database.db);
-    await json("features", "create", "--code", "seats", "--name", "Seats", "--kind", "limit");
+    await cli.json("features", "create", "--code", "seats", "--name", "Seats", "--kind", "limit");
 
-    expect(await json("plans", "features", "set", plan.id, "seats", "--limit", "5")).toMatchObject({
+    expect(await cli.json("plans", "features", "set", plan.id, "seats", "--limit", "5")).toMatchObject({
       plan_id: plan.id,
       feature: "seats",
       limit: 5,
       unlimited: false,
       changed: true,
     });
-    expect(await json("plans", "features", "set", plan.id, "seats", "--unlimited")).toMatchObject({
+    expect(await cli.json("plans", "features", "set", plan.id, "seats", "--unlimited")).toMatchObject({
       limit: null,
       unlimited: true,
     });
-    expect(await json("plans", "features", "set", plan.id, "sso")).toMatchObject({
+    expect(await cli.json("plans", "features", "set", plan.id, "sso")).toMatchObject({
       feature: "sso",
       limit: null,
     });
 
-    const onSwitch = await billing("plans", "features", "set", plan.id, "sso", "--limit", "3");
+    const onSwitch = await cli.billing("plans", "features", "set", plan.id, "sso", "--limit", "3");
     expect(onSwitch.code).toBe(2);
     expect(onSwitch.stderr).toContain("--limit: feature sso is a switch (kind boolean): it takes no limit");
-    const without = await billing("plans", "features", "set", plan.id, "seats");
+    const without = await cli.billing("plans", "features", "set", plan.id, "seats");
     expect(without.code).toBe(2);
     expect(without.stderr).toContain("--limit: feature seats is a limit: give --limit N or --unlimited");
-    const both = await billing("plans", "features", "set", plan.id, "seats", "--limit", "3", "--unlimited");
+    const both = await cli.billing(
+      "plans",
+      "features",
+      "set",
+      plan.id,
+      "seats",
+      "--limit",
+      "3",
+      "--unlimited",
+    );
     expect(both.stderr).toContain("either --limit N or --unlimited");
 
-    const listed = await json<{ data: { feature: string }[] }>("plans", "features", "list", plan.id);
+    const listed = await cli.json<{ data: { feature: string }[] }>("plans", "features", "list", plan.id);
     expect(listed.data.map((f) => f.feature)).toEqual(["seats", "sso"]);
 
-    expect(await json("plans", "features", "unset", plan.id, "sso")).toEqual({
+    expect(await cli.json("plans", "features", "unset", plan.id, "sso")).toEqual({
       plan_id: plan.id,
       feature: "sso",
       removed: true,
     });
-    const again = await billing("plans", "features", "unset", plan.id, "sso");
+    const again = await cli.billing("plans", "features", "unset", plan.id, "sso");
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`plan ${plan.id} does not include feature sso`);
   });

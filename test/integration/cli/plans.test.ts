@@ -1,10 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../../src/cli/index.js";
 import { createTestDatabase, type TestDatabase } from "../../support/db.js";
+import { type InProcessCli, inProcessCli } from "../../support/in-process-cli.js";
 
 /**
  * `billing plans create|list` with price models, run in-process on a fresh database (no gateway
@@ -13,46 +9,31 @@ import { createTestDatabase, type TestDatabase } from "../../support/db.js";
  */
 
 let database: TestDatabase;
-let dataDir: string;
-let env: NodeJS.ProcessEnv;
+let cli: InProcessCli;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  dataDir = await mkdtemp(path.join(tmpdir(), "billing-plans-"));
-  env = {
-    NODE_ENV: "test",
-    DATABASE_URL: database.url,
-    BILLING_DATA_DIR: dataDir,
-    BILLING_CLOCK: "controllable",
-    BILLING_CLOCK_START: "2026-01-15T09:00:00.000Z",
-    LOG_LEVEL: "silent",
-  };
+  cli = await inProcessCli(
+    {
+      DATABASE_URL: database.url,
+      BILLING_CLOCK: "controllable",
+      BILLING_CLOCK_START: "2026-01-15T09:00:00.000Z",
+    },
+    "plans",
+  );
 });
 
 afterAll(async () => {
   await database?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await cli?.close();
 });
-
-async function billing(...args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const code = await runCli(args, { stdout, stderr, env });
-  return { code, stdout: stdout.read()?.toString() ?? "", stderr: stderr.read()?.toString() ?? "" };
-}
-
-async function json<T = Record<string, unknown>>(...args: string[]): Promise<T> {
-  const run = await billing(...args, "--json");
-  if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr}`);
-  return JSON.parse(run.stdout) as T;
-}
 
 const create = (...args: string[]) =>
   ["plans", "create", "--currency", "QAR", "--interval", "month", ...args] as const;
 
 describe("billing plans with price models", () => {
   it("creates tiered, volume, package and flat plans, and lists their price models", async () => {
-    const tiered = await json(
+    const tiered = await cli.json(
       ...create("--name", "Seats", "--price-model", "tiered", "--billing-mode", "autosave"),
       ...["--tier", "10:5.00", "--tier", "50:4.50:10", "--tier", "inf:0"],
     );
@@ -68,7 +49,7 @@ describe("billing plans with price models", () => {
       package_size: null,
       billing_mode: "autosave",
     });
-    const volume = await json(
+    const volume = await cli.json(
       ...create("--name", "Calls", "--price-model", "volume", "--billing-mode", "autosave"),
       ...["--tier", "100:1.25", "--tier", "inf:0.99:5"],
     );
@@ -79,7 +60,7 @@ describe("billing plans with price models", () => {
         { up_to: null, unit_amount: "0.99", flat_amount: "5.00" },
       ],
     });
-    const packaged = await json(
+    const packaged = await cli.json(
       ...create("--name", "Boxes", "--price-model", "package", "--billing-mode", "autosave"),
       ...["--amount", "15", "--package-size", "10"],
     );
@@ -90,7 +71,7 @@ describe("billing plans with price models", () => {
       tiers: null,
       package_size: 10,
     });
-    const flat = await json(...create("--name", "Gold", "--amount", "100"));
+    const flat = await cli.json(...create("--name", "Gold", "--amount", "100"));
     expect(flat).toMatchObject({
       price_model: "flat",
       amount_minor: 10_000,
@@ -98,21 +79,21 @@ describe("billing plans with price models", () => {
       package_size: null,
     });
 
-    const listed = await json<{ data: { id: string; price_model: string }[] }>("plans", "list");
+    const listed = await cli.json<{ data: { id: string; price_model: string }[] }>("plans", "list");
     expect(listed.data.map((plan) => [plan.id, plan.price_model])).toEqual([
       [tiered.id, "tiered"],
       [volume.id, "volume"],
       [packaged.id, "package"],
       [flat.id, "flat"],
     ]);
-    const table = await billing("plans", "list");
+    const table = await cli.billing("plans", "list");
     expect(table.code).toBe(0);
     expect(table.stdout.split("\n")[0]).toMatch(/\bprice_model\b/);
     expect(table.stdout).toMatch(/Seats\s+tiered\s+0\.00/);
   });
 
   it("names a bad tier by its place among the --tier options, every problem at once", async () => {
-    const run = await billing(
+    const run = await cli.billing(
       ...create("--name", "Bad", "--price-model", "tiered", "--billing-mode", "autosave"),
       ...["--tier", "10:10.505", "--tier", "10:1", "--tier", "20:x"],
     );
@@ -128,35 +109,37 @@ describe("billing plans with price models", () => {
 
   it("refuses a malformed --tier while reading the command line", async () => {
     for (const value of ["10", "ten:1.00", "10:1:2:3", "-5:1"]) {
-      const run = await billing(...create("--name", "Bad", "--price-model", "volume", "--tier", value));
+      const run = await cli.billing(...create("--name", "Bad", "--price-model", "volume", "--tier", value));
       expect(run.code, value).toBe(2);
       expect(run.stderr, value).toMatch(/--tier/);
     }
   });
 
   it("names the options a price model needs or refuses", async () => {
-    const recurring = await billing(...create("--name", "Bad", "--price-model", "per_unit", "--amount", "1"));
+    const recurring = await cli.billing(
+      ...create("--name", "Bad", "--price-model", "per_unit", "--amount", "1"),
+    );
     expect(recurring.code).toBe(2);
     expect(recurring.stderr).toContain('--price-model: per_unit needs billing_mode "autosave"');
-    const noTiers = await billing(
+    const noTiers = await cli.billing(
       ...create("--name", "Bad", "--price-model", "volume", "--billing-mode", "autosave"),
     );
     expect(noTiers.stderr).toContain("--tier: must be given with price_model volume");
-    const noAmount = await billing(...create("--name", "Bad"));
+    const noAmount = await cli.billing(...create("--name", "Bad"));
     expect(noAmount.stderr).toContain(
       "--amount: must be given with price_model flat (the price of one period)",
     );
-    const noSize = await billing(
+    const noSize = await cli.billing(
       ...create("--name", "Bad", "--price-model", "package", "--billing-mode", "autosave", "--amount", "1"),
     );
     expect(noSize.stderr).toContain("--package-size: must be given with price_model package");
-    const stray = await billing(
+    const stray = await cli.billing(
       ...create("--name", "Bad", "--amount", "1", "--tier", "inf:1", "--package-size", "3"),
     );
     expect(stray.stderr).toContain("--tier: must not be given with price_model flat");
     expect(stray.stderr).toContain("--package-size: must not be given with price_model flat");
-    expect((await json<{ data: { name: string }[] }>("plans", "list")).data.map((p) => p.name)).not.toContain(
-      "Bad",
-    );
+    expect(
+      (await cli.json<{ data: { name: string }[] }>("plans", "list")).data.map((p) => p.name),
+    ).not.toContain("Bad");
   });
 });

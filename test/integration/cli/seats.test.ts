@@ -1,13 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../../src/cli/index.js";
 import { plans, subscriptions } from "../../../src/db/schema/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
-import { createEngineHarness, type EngineHarness, REDIS_URL } from "../../support/engine.js";
+import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
+import { harnessCliEnv, type InProcessCli, inProcessCli } from "../../support/in-process-cli.js";
 
 /**
  * Seats from the CLI, in-process against an engine harness: enrolling with --quantity, the CSV's
@@ -16,29 +14,12 @@ import { createEngineHarness, type EngineHarness, REDIS_URL } from "../../suppor
 
 const START = "2026-01-15T09:00:00.000Z";
 let h: EngineHarness;
-let dataDir: string;
-let env: NodeJS.ProcessEnv;
+let cli: InProcessCli;
 let seatPlan: string;
 
 beforeAll(async () => {
   h = await createEngineHarness({ start: START });
-  dataDir = await mkdtemp(path.join(tmpdir(), "billing-seats-"));
-  const { config } = h.ctx;
-  env = {
-    NODE_ENV: "test",
-    DATABASE_URL: config.DATABASE_URL,
-    REDIS_URL,
-    QUEUE_PREFIX: config.QUEUE_PREFIX,
-    GATEWAY_BASE_URL: h.sim.url,
-    GATEWAY_LEGACY_URL: h.sim.url,
-    GATEWAY_API_KEY: h.sim.defaultApiKey,
-    TOKEN_ENCRYPTION_KEY: config.TOKEN_ENCRYPTION_KEY,
-    PUBLIC_URL: h.ctx.publicUrl,
-    BILLING_CLOCK: "controllable",
-    BILLING_CLOCK_START: START,
-    BILLING_DATA_DIR: dataDir,
-    LOG_LEVEL: "silent",
-  };
+  cli = await inProcessCli(harnessCliEnv(h, START), "seats");
   const [plan] = await h.ctx.db
     .insert(plans)
     .values({
@@ -57,24 +38,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await cli?.close();
 });
 
-async function billing(...args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const code = await runCli(args, { stdout, stderr, env });
-  return { code, stdout: stdout.read()?.toString() ?? "", stderr: stderr.read()?.toString() ?? "" };
-}
-
-async function json<T = Record<string, unknown>>(...args: string[]): Promise<T> {
-  const run = await billing(...args, "--json");
-  if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr}`);
-  return JSON.parse(run.stdout) as T;
-}
-
 async function customer(email: string): Promise<string> {
-  return (await json<{ id: string }>("customers", "create", "--email", email)).id;
+  return (await cli.json<{ id: string }>("customers", "create", "--email", email)).id;
 }
 
 const quantityOf = async (id: string) =>
@@ -83,7 +51,7 @@ const quantityOf = async (id: string) =>
 describe("seats from the CLI", () => {
   it("enrolls three seats, previews 150.00, and changes to five without proration", async () => {
     const id = await customer("three@example.com");
-    const enrolled = await json<{ subscription_id: string; status: string }>(
+    const enrolled = await cli.json<{ subscription_id: string; status: string }>(
       "enroll",
       "--customer",
       id,
@@ -95,7 +63,7 @@ describe("seats from the CLI", () => {
     expect(enrolled.status).toBe("active");
     expect(await quantityOf(enrolled.subscription_id)).toBe(3);
 
-    const preview = await json<{ quantity: number; total: string; lines: { amount: string }[] }>(
+    const preview = await cli.json<{ quantity: number; total: string; lines: { amount: string }[] }>(
       "subscriptions",
       "upcoming",
       enrolled.subscription_id,
@@ -104,7 +72,7 @@ describe("seats from the CLI", () => {
     // The first period is billed (by link) before its plan or quantity can change.
     await runBillingTick(h.ctx, { batchSize: 50 });
 
-    const changed = await json<{ from_quantity: number; to_quantity: number; status: string }>(
+    const changed = await cli.json<{ from_quantity: number; to_quantity: number; status: string }>(
       "subscriptions",
       "change-plan",
       enrolled.subscription_id,
@@ -118,22 +86,22 @@ describe("seats from the CLI", () => {
   });
 
   it("refuses a change with neither --plan nor --quantity, and --quantity 0", async () => {
-    const neither = await billing("subscriptions", "change-plan", "00000000-0000-4000-8000-000000000000");
+    const neither = await cli.billing("subscriptions", "change-plan", "00000000-0000-4000-8000-000000000000");
     expect(neither.code).toBe(2);
     expect(neither.stderr).toContain("--plan or --quantity");
-    const zero = await billing("enroll", "--customer", seatPlan, "--plan", seatPlan, "--quantity", "0");
+    const zero = await cli.billing("enroll", "--customer", seatPlan, "--plan", seatPlan, "--quantity", "0");
     expect(zero.code).not.toBe(0);
     expect(zero.stderr).toContain("expected a whole number from 1 to 1000000");
   });
 
   it("takes each row's quantity from the CSV, and rejects one that is not a whole number", async () => {
-    const csv = path.join(dataDir, "seats.csv");
+    const csv = path.join(cli.dataDir, "seats.csv");
     await writeFile(
       csv,
       `email,name,phone,plan,quantity\nrow1@example.com,,,${seatPlan},7\nrow2@example.com,,,${seatPlan},\nrow3@example.com,,,${seatPlan},2.5\n`,
     );
-    const run = await billing("enroll", "--csv", csv);
-    const out = await readFile(path.join(dataDir, "seats.links.csv"), "utf8");
+    const run = await cli.billing("enroll", "--csv", csv);
+    const out = await readFile(path.join(cli.dataDir, "seats.links.csv"), "utf8");
     expect(run.code, run.stderr).toBe(3);
     const rows = out.trim().split("\n").slice(1);
     expect(rows[0]).toContain("enrolled");
@@ -149,14 +117,14 @@ describe("seats from the CLI", () => {
 describe("one-off charges from the CLI", () => {
   it("adds one to the next bill, lists and cancels it, charges another now, and names a bad amount", async () => {
     const id = await customer("once@example.com");
-    const { subscription_id: sub } = await json<{ subscription_id: string }>(
+    const { subscription_id: sub } = await cli.json<{ subscription_id: string }>(
       "enroll",
       "--customer",
       id,
       "--plan",
       seatPlan,
     );
-    const waiting = await json<{ id: string; status: string; amount: string }>(
+    const waiting = await cli.json<{ id: string; status: string; amount: string }>(
       "subscriptions",
       "charge-once",
       sub,
@@ -169,12 +137,12 @@ describe("one-off charges from the CLI", () => {
       "--next-bill",
     );
     expect(waiting).toMatchObject({ status: "waiting", amount: "40.00" });
-    const listed = await json<{ data: { id: string }[] }>("subscriptions", "one-off-charges", sub);
+    const listed = await cli.json<{ data: { id: string }[] }>("subscriptions", "one-off-charges", sub);
     expect(listed.data.map((row) => row.id)).toEqual([waiting.id]);
-    const canceled = await json<{ status: string }>("subscriptions", "cancel-one-off", sub, waiting.id);
+    const canceled = await cli.json<{ status: string }>("subscriptions", "cancel-one-off", sub, waiting.id);
     expect(canceled.status).toBe("canceled");
 
-    const now = await json<{ status: string; charge_id: string | null }>(
+    const now = await cli.json<{ status: string; charge_id: string | null }>(
       "subscriptions",
       "charge-once",
       sub,
@@ -186,7 +154,15 @@ describe("one-off charges from the CLI", () => {
     expect(now.status).toBe("billed");
     expect(now.charge_id).not.toBeNull();
 
-    const bad = await billing("subscriptions", "charge-once", sub, "--description", "x", "--amount", "1.005");
+    const bad = await cli.billing(
+      "subscriptions",
+      "charge-once",
+      sub,
+      "--description",
+      "x",
+      "--amount",
+      "1.005",
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--amount");
   });

@@ -1,38 +1,25 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../../src/cli/index.js";
 import { createTestDatabase, type TestDatabase } from "../../support/db.js";
+import { type InProcessCli, inProcessCli } from "../../support/in-process-cli.js";
 
 /** `billing meters create|list`, in-process on a fresh database. */
 
 let database: TestDatabase;
-let dataDir: string;
-let env: NodeJS.ProcessEnv;
+let cli: InProcessCli;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  dataDir = await mkdtemp(path.join(tmpdir(), "billing-meters-"));
-  env = { NODE_ENV: "test", DATABASE_URL: database.url, BILLING_DATA_DIR: dataDir, LOG_LEVEL: "silent" };
+  cli = await inProcessCli({ DATABASE_URL: database.url }, "meters");
 });
 
 afterAll(async () => {
   await database?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await cli?.close();
 });
-
-async function billing(...args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const code = await runCli(args, { stdout, stderr, env });
-  return { code, stdout: stdout.read()?.toString() ?? "", stderr: stderr.read()?.toString() ?? "" };
-}
 
 describe("billing meters", () => {
   it("creates meters and lists them", async () => {
-    const created = await billing(
+    const created = await cli.billing(
       "meters",
       "create",
       "--code",
@@ -50,15 +37,24 @@ describe("billing meters", () => {
       aggregation: "sum",
       archived_at: null,
     });
-    await billing("meters", "create", "--code", "users", "--name", "Users", "--aggregation", "unique_count");
-    const list = await billing("meters", "list", "--json");
+    await cli.billing(
+      "meters",
+      "create",
+      "--code",
+      "users",
+      "--name",
+      "Users",
+      "--aggregation",
+      "unique_count",
+    );
+    const list = await cli.billing("meters", "list", "--json");
     expect(JSON.parse(list.stdout).data.map((m: { code: string }) => m.code)).toEqual(["api_calls", "users"]);
-    const text = await billing("meters", "list");
+    const text = await cli.billing("meters", "list");
     expect(text.stdout).toMatch(/api_calls\s+API calls\s+sum/);
   });
 
   it("refuses a taken code, a bad code and an unknown aggregation by their options", async () => {
-    const taken = await billing(
+    const taken = await cli.billing(
       "meters",
       "create",
       "--code",
@@ -72,10 +68,19 @@ describe("billing meters", () => {
       code: 1,
       stderr: expect.stringContaining("--code: a meter with code api_calls already exists"),
     });
-    const bad = await billing("meters", "create", "--code", "API", "--name", "Bad", "--aggregation", "sum");
+    const bad = await cli.billing(
+      "meters",
+      "create",
+      "--code",
+      "API",
+      "--name",
+      "Bad",
+      "--aggregation",
+      "sum",
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--code: must be 1-64 of a-z");
-    const kind = await billing("meters", "create", "--code", "x", "--name", "X", "--aggregation", "avg");
+    const kind = await cli.billing("meters", "create", "--code", "x", "--name", "X", "--aggregation", "avg");
     expect(kind.code).toBe(2);
     expect(kind.stderr).toContain("--aggregation");
   });
