@@ -1,5 +1,6 @@
-import { type PriceModel, type PriceModelName, priceModelOf } from "../billing/index.js";
-import { pgInteger, type SqlRunner } from "../db/index.js";
+import type { PriceModel, PriceModelName } from "../billing/index.js";
+import type { SqlRunner } from "../db/index.js";
+import { priceModelOfColumns } from "../pricing/index.js";
 
 /**
  * The add-ons each subscription carries now (not removed), with their price models and
@@ -49,12 +50,7 @@ export async function liveAddons(
       name: row.name,
       currency: row.currency,
       quantity: row.quantity,
-      price: priceModelOf({
-        priceModel: row.price_model,
-        amountMinor: pgInteger(row.amount_minor),
-        tiers: row.tiers,
-        packageSize: row.package_size,
-      }),
+      price: priceModelOfColumns(row),
     });
     bySubscription.set(row.subscription_id, list);
   }

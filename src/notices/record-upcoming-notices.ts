@@ -5,7 +5,7 @@ import type { EngineContext } from "../context/index.js";
 import { pgInteger, type SqlTx } from "../db/index.js";
 import { recordEvents } from "../events/index.js";
 import { waitingOneOffs } from "../one-off-charges/index.js";
-import { liveDiscounts, planPriceModel, pricePeriods } from "../pricing/index.js";
+import { liveDiscounts, priceModelOfColumns, pricePeriods } from "../pricing/index.js";
 import { noticeEvent } from "./notice-event.js";
 import { alreadyNoticed, type Cursor, lockUpcoming, type NoticeKind, type UpcomingRow } from "./upcoming.js";
 
@@ -91,12 +91,7 @@ async function chargeAmounts(tx: SqlTx, rows: readonly UpcomingRow[]): Promise<M
   ]);
   return new Map(
     rows.map((row) => {
-      const plan = planPriceModel({
-        priceModel: row.price_model,
-        amountMinor: pgInteger(row.amount_minor),
-        tiers: row.tiers,
-        packageSize: row.package_size,
-      });
+      const plan = priceModelOfColumns(row);
       const lines = periodLines(
         planLine(row.plan_name, plan, row.quantity),
         addons.get(row.id) ?? [],

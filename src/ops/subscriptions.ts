@@ -6,11 +6,12 @@ import {
   monthlyRecurringMinor,
   type PlanShare,
   type PriceModelName,
+  priceOf,
   SUBSCRIPTION_STATES,
   type SubscriptionState,
 } from "../billing/index.js";
 import { pgInteger } from "../db/index.js";
-import { periodPriceMinor, termFieldsOf } from "../pricing/index.js";
+import { priceModelOfColumns, termFieldsOf } from "../pricing/index.js";
 import type { OpsRange } from "./range.js";
 
 /**
@@ -148,13 +149,5 @@ export async function subscriptionOverview(sql: Sql, range: OpsRange): Promise<S
 }
 
 function periodPrice(plan: PlanRow, quantity: number): number {
-  return periodPriceMinor(
-    {
-      priceModel: plan.price_model,
-      amountMinor: pgInteger(plan.amount_minor),
-      tiers: plan.tiers,
-      packageSize: plan.package_size,
-    },
-    quantity,
-  );
+  return priceOf(priceModelOfColumns(plan), quantity);
 }

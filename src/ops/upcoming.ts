@@ -1,8 +1,8 @@
 import type { DateTime } from "luxon";
 import type { Sql } from "postgres";
-import type { PriceModelName } from "../billing/index.js";
+import { type PriceModelName, priceOf } from "../billing/index.js";
 import { pgInstant, pgInteger } from "../db/index.js";
-import { periodPriceMinor } from "../pricing/index.js";
+import { priceModelOfColumns } from "../pricing/index.js";
 
 /**
  * What is coming: renewals due in the next 24 hours and 7 days (count and amount per currency, from
@@ -113,15 +113,7 @@ export async function upcoming(sql: Sql, now: DateTime): Promise<Upcoming> {
       const n = pgInteger(within === "24h" ? row.day : row.week);
       if (!plan || n === 0) continue;
       count += n;
-      const price = periodPriceMinor(
-        {
-          priceModel: plan.price_model,
-          amountMinor: pgInteger(plan.amount_minor),
-          tiers: plan.tiers,
-          packageSize: plan.package_size,
-        },
-        row.quantity,
-      );
+      const price = priceOf(priceModelOfColumns(plan), row.quantity);
       byCurrency.set(plan.currency, (byCurrency.get(plan.currency) ?? 0) + n * price);
     }
     return {

@@ -8,8 +8,8 @@ import {
   type SubscriptionState,
 } from "../billing/index.js";
 import { SubscriptionNotFoundError } from "../cancellation/index.js";
-import { pgInteger, type SqlRunner } from "../db/index.js";
-import { planPriceModel } from "../pricing/index.js";
+import type { SqlRunner } from "../db/index.js";
+import { priceModelOfColumns } from "../pricing/index.js";
 
 /**
  * What a plan change reads, under the subscription's row lock: the subscription with its card, and
@@ -90,15 +90,7 @@ export async function plansById(sql: SqlRunner, ids: readonly string[]): Promise
       {
         id: row.id,
         name: row.name,
-        ...priced(
-          planPriceModel({
-            priceModel: row.price_model,
-            amountMinor: pgInteger(row.amount_minor),
-            tiers: row.tiers,
-            packageSize: row.package_size,
-          }),
-          1,
-        ),
+        ...priced(priceModelOfColumns(row), 1),
         currency: row.currency,
         interval: { unit: row.interval_unit, count: row.interval_count },
         billingMode: row.billing_mode,

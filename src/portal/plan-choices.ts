@@ -1,8 +1,9 @@
 import { and, inArray, isNull, or } from "drizzle-orm";
+import { priceModelOf } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { plans } from "../db/schema/index.js";
 import { type ChangingSubscription, type PlanFacts, planChangeRefusal } from "../plan-changes/index.js";
-import { periodPriceMinor, planPriceModel } from "../pricing/index.js";
+import { periodPriceMinor } from "../pricing/index.js";
 
 /**
  * Plans the portal offers each subscription to move to. Rule: only changes changePlan would take,
@@ -44,7 +45,7 @@ export async function plansToChangeTo(
       name: row.name,
       // Offered at quantity 1: a change the portal makes keeps the subscription's quantity, and
       // the rules it asks (recurring cards are on flat plans) do not turn on it.
-      price: planPriceModel(row),
+      price: priceModelOf(row),
       quantity: 1,
       amountMinor: periodPriceMinor(row, 1),
       currency: row.currency,

@@ -12,6 +12,11 @@ export {
   grantCredit,
 } from "./grant-credit.js";
 export { type LiveDiscount, liveDiscounts, recordDiscountUse, termFieldsOf } from "./live-discounts.js";
-export { periodPriceMinor, planPriceModel, type StoredPlanPrice } from "./plan-price.js";
+export {
+  type PriceColumns,
+  periodPriceMinor,
+  priceModelOfColumns,
+  type StoredPlanPrice,
+} from "./plan-price.js";
 export { type PricedPeriods, pricePeriods } from "./price-periods.js";
 export { chargeLinesOf, insertChargeLines, type StoredLine } from "./stored-lines.js";

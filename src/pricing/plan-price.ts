@@ -1,12 +1,7 @@
-import {
-  type PriceModel,
-  type PriceModelName,
-  priceModelOf,
-  priceOf,
-  tiersFromStored,
-} from "../billing/index.js";
+import { type PriceModel, type PriceModelName, priceModelOf, priceOf } from "../billing/index.js";
+import { pgInteger } from "../db/index.js";
 
-/** A plan's price columns as the database gives them (tiers still JSON). */
+/** A plan's price columns as drizzle reads them (tiers still JSON). */
 export interface StoredPlanPrice {
   readonly priceModel: PriceModelName;
   readonly amountMinor: number;
@@ -14,17 +9,25 @@ export interface StoredPlanPrice {
   readonly packageSize: number | null;
 }
 
-/** The plan's price model, its stored tiers checked (a malformed row throws, never prices). */
-export function planPriceModel(plan: StoredPlanPrice): PriceModel {
+/** A plan's or an add-on's price columns as raw SQL selects them (the bigint amount as text). */
+export interface PriceColumns {
+  readonly price_model: PriceModelName;
+  readonly amount_minor: string | number;
+  readonly tiers: unknown;
+  readonly package_size: number | null;
+}
+
+/** The price model of raw price columns; malformed stored tiers throw, never price. */
+export function priceModelOfColumns(row: PriceColumns): PriceModel {
   return priceModelOf({
-    priceModel: plan.priceModel,
-    amountMinor: plan.amountMinor,
-    tiers: plan.tiers === null || plan.tiers === undefined ? null : tiersFromStored(plan.tiers),
-    packageSize: plan.packageSize,
+    priceModel: row.price_model,
+    amountMinor: pgInteger(row.amount_minor),
+    tiers: row.tiers,
+    packageSize: row.package_size,
   });
 }
 
 /** One period of the plan at `quantity` units, before discount and credit. */
 export function periodPriceMinor(plan: StoredPlanPrice, quantity: number): number {
-  return priceOf(planPriceModel(plan), quantity);
+  return priceOf(priceModelOf(plan), quantity);
 }

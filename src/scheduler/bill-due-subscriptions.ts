@@ -20,7 +20,7 @@ import {
   insertChargeLines,
   liveDiscounts,
   type PricedPeriods,
-  planPriceModel,
+  priceModelOfColumns,
   pricePeriods,
   recordDiscountUse,
 } from "../pricing/index.js";
@@ -236,12 +236,7 @@ function stepFor(ctx: Pick<EngineContext, "logger">, row: DueRow, now: DateTime,
 function modelOf(models: Map<string, PriceModel>, row: DueRow): PriceModel {
   let model = models.get(row.plan_id);
   if (!model) {
-    model = planPriceModel({
-      priceModel: row.price_model,
-      amountMinor: pgInteger(row.amount_minor),
-      tiers: row.tiers,
-      packageSize: row.package_size,
-    });
+    model = priceModelOfColumns(row);
     models.set(row.plan_id, model);
   }
   return model;

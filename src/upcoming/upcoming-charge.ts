@@ -14,7 +14,7 @@ import {
 } from "../billing/index.js";
 import { pgInstant, pgInteger, type SqlRunner } from "../db/index.js";
 import { waitingOneOffs } from "../one-off-charges/index.js";
-import { type LiveDiscount, liveDiscounts, planPriceModel, pricePeriods } from "../pricing/index.js";
+import { type LiveDiscount, liveDiscounts, priceModelOfColumns, pricePeriods } from "../pricing/index.js";
 import { type UsagePreview, usagePreview } from "../usage-billing/index.js";
 
 /**
@@ -94,12 +94,7 @@ export async function upcomingCharge(
   const anchor = row.reanchor ? nextBillingAt : pgInstant(row.billing_anchor!);
   const interval = { unit: row.interval_unit, count: row.interval_count };
   const period = periodContaining(anchor, interval, nextBillingAt, row.timezone);
-  const price = planPriceModel({
-    priceModel: row.price_model,
-    amountMinor: pgInteger(row.amount_minor),
-    tiers: row.tiers,
-    packageSize: row.package_size,
-  });
+  const price = priceModelOfColumns(row);
   const [discounts, addons, oneOffs, usage] = await Promise.all([
     liveDiscounts(sql, [row.id]),
     liveAddons(sql, [row.id]),

@@ -1,6 +1,7 @@
 import type { DateTime } from "luxon";
-import { type PriceModelName, priceModelOf, tiersFromStored, type UsagePrice } from "../billing/index.js";
-import { pgInstant, pgInteger, type SqlRunner } from "../db/index.js";
+import type { PriceModelName, UsagePrice } from "../billing/index.js";
+import { pgInstant, type SqlRunner } from "../db/index.js";
+import { priceModelOfColumns } from "../pricing/index.js";
 
 /**
  * Rule: the usage prices that bill a period are its plan's prices set (created_at, billing clock)
@@ -42,12 +43,7 @@ export async function usagePricesOfPlans(
       meterId: row.meter_id,
       meterCode: row.code,
       meterName: row.name,
-      price: priceModelOf({
-        priceModel: row.price_model,
-        amountMinor: pgInteger(row.amount_minor),
-        tiers: row.tiers === null ? null : tiersFromStored(row.tiers),
-        packageSize: row.package_size,
-      }),
+      price: priceModelOfColumns(row),
       setAt: pgInstant(row.created_at).toMillis(),
     });
     byPlan.set(row.plan_id, prices);
