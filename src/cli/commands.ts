@@ -5,7 +5,6 @@ import { COUPON_DURATIONS } from "../billing/discount.js";
 import type { FeatureKind } from "../billing/entitlements.js";
 import { INTERVAL_UNITS } from "../billing/interval-units.js";
 import type { CollectionMethod } from "../billing/payment-link.js";
-import type { PriceModelName } from "../billing/price-models.js";
 import { PRORATION_BEHAVIORS } from "../billing/proration-behaviors.js";
 import type { RefundReason, RefundStatus } from "../billing/refund-state.js";
 import { SUBSCRIPTION_STATES } from "../billing/subscription-states.js";
@@ -15,7 +14,7 @@ import { IMPORT_COLUMNS } from "../imports/columns.js";
 import type { Actions } from "./actions.js";
 import { registerMeters } from "./meters-command.js";
 import { choiceList, integer, uuid } from "./options.js";
-import { tierOption } from "./tier-option.js";
+import { priceOptions } from "./tier-option.js";
 import { registerUsagePrices } from "./usage-prices-command.js";
 
 /**
@@ -40,15 +39,6 @@ const REFUND_STATUSES = [
 ] as const satisfies readonly RefundStatus[];
 const REFUND_REASONS = ["requested", "duplicate"] as const satisfies readonly RefundReason[];
 
-/** billing/price-models.ts's PRICE_MODELS, spelt out too: that module loads zod. */
-const PRICE_MODELS = [
-  "flat",
-  "per_unit",
-  "tiered",
-  "volume",
-  "package",
-] as const satisfies readonly PriceModelName[];
-
 /** customer-documents' DOCUMENT_LANGUAGES, spelt out too: that module loads the documents' renderers. */
 const DOCUMENT_LANGUAGES = ["en", "ar", "bilingual"] as const satisfies readonly DocumentLanguage[];
 
@@ -72,7 +62,7 @@ function registerPlans(program: Command, action: Actions): void {
   const plans = program.command("plans").description("the plan catalogue");
   const load = () => import("./actions/plans.js");
 
-  plans
+  const create = plans
     .command("create")
     .description("create a plan; prints it with its id")
     .requiredOption("--name <name>", "name shown to customers")
@@ -80,21 +70,12 @@ function registerPlans(program: Command, action: Actions): void {
       "--amount <amount>",
       'a decimal such as "100.00": the price of one period (flat), of one unit (per_unit) or of one package (package); not with tiered or volume',
     )
-    .requiredOption("--currency <code>", "ISO 4217 code, e.g. QAR")
-    .addOption(
-      new Option(
-        "--price-model <model>",
-        "how the price grows with the quantity; any but flat needs --billing-mode autosave",
-      )
-        .choices(PRICE_MODELS)
-        .default("flat"),
-    )
-    .option(
-      "--tier <UP_TO:UNIT_AMOUNT[:FLAT_AMOUNT]>",
-      "tiered and volume: one tier, repeated in order; UP_TO is its last unit, inf for the open last tier (e.g. --tier 10:5.00 --tier inf:4.00)",
-      tierOption,
-    )
-    .option("--package-size <n>", "package: units per package", integer(1, 2_147_483_647))
+    .requiredOption("--currency <code>", "ISO 4217 code, e.g. QAR");
+  priceOptions(create, {
+    modelHelp: "how the price grows with the quantity; any but flat needs --billing-mode autosave",
+    defaultModel: "flat",
+    tierExample: "--tier 10:5.00 --tier inf:4.00",
+  })
     .addOption(
       new Option("--interval <unit>", "length unit of a period")
         .choices(INTERVAL_UNITS)
@@ -176,7 +157,7 @@ function registerAddons(program: Command, action: Actions): void {
     .description("recurring prices sold beside plans, each billed as its own line of a period's charge");
   const load = () => import("./actions/addons.js");
 
-  addons
+  const create = addons
     .command("create")
     .description("create an add-on; prints it with its id")
     .requiredOption("--code <code>", "names it in every command: 1-64 of a-z, 0-9, _ . -; never changes")
@@ -185,19 +166,10 @@ function registerAddons(program: Command, action: Actions): void {
       "--amount <amount>",
       'a decimal such as "10.00": the price of one period (flat), of one unit (per_unit) or of one package (package); not with tiered or volume',
     )
-    .requiredOption("--currency <code>", "ISO 4217 code, e.g. QAR; only subscriptions billed in it take it")
-    .addOption(
-      new Option("--price-model <model>", "how the price grows with the quantity")
-        .choices(PRICE_MODELS)
-        .default("flat"),
-    )
-    .option(
-      "--tier <UP_TO:UNIT_AMOUNT[:FLAT_AMOUNT]>",
-      "tiered and volume: one tier, repeated in order; UP_TO is its last unit, inf for the open last tier",
-      tierOption,
-    )
-    .option("--package-size <n>", "package: units per package", integer(1, 2_147_483_647))
-    .action(action(load, "create"));
+    .requiredOption("--currency <code>", "ISO 4217 code, e.g. QAR; only subscriptions billed in it take it");
+  priceOptions(create, { modelHelp: "how the price grows with the quantity", defaultModel: "flat" }).action(
+    action(load, "create"),
+  );
 
   addons
     .command("list")

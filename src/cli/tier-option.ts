@@ -1,4 +1,6 @@
-import { InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import type { PriceModelName } from "../billing/price-models.js";
+import { integer } from "./options.js";
 
 /**
  * `--tier UP_TO:UNIT_AMOUNT[:FLAT_AMOUNT]`, repeatable, one per tier in order: UP_TO is the tier's
@@ -30,4 +32,35 @@ export function tierOption(value: string, previous: readonly TierOption[] = []):
     ...(flatAmount === undefined ? {} : { flat_amount: flatAmount }),
   };
   return [...previous, tier];
+}
+
+/** billing/price-models.ts's PRICE_MODELS, spelt out: that module loads zod. */
+const PRICE_MODELS = [
+  "flat",
+  "per_unit",
+  "tiered",
+  "volume",
+  "package",
+] as const satisfies readonly PriceModelName[];
+
+/**
+ * The price options every priced thing takes (plans, add-ons, usage prices): `--price-model`,
+ * repeatable `--tier`, `--package-size`. Each command says its own `--amount`.
+ */
+export function priceOptions(
+  command: Command,
+  {
+    modelHelp,
+    defaultModel,
+    tierExample,
+  }: { modelHelp: string; defaultModel: PriceModelName; tierExample?: string },
+): Command {
+  return command
+    .addOption(new Option("--price-model <model>", modelHelp).choices(PRICE_MODELS).default(defaultModel))
+    .option(
+      "--tier <UP_TO:UNIT_AMOUNT[:FLAT_AMOUNT]>",
+      `tiered and volume: one tier, repeated in order; UP_TO is its last unit, inf for the open last tier${tierExample ? ` (e.g. ${tierExample})` : ""}`,
+      tierOption,
+    )
+    .option("--package-size <n>", "package: units per package", integer(1, 2_147_483_647));
 }
