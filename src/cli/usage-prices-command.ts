@@ -4,7 +4,7 @@ import { uuid } from "./options.js";
 import { priceOptions } from "./tier-option.js";
 
 /**
- * `billing plans usage-prices set|unset|list` (docs/usage.md, "Charging usage"): definitions only,
+ * `billing plans usage-prices set|unset|list|threshold` (docs/usage.md, "Charging usage"): definitions only,
  * as in commands.ts, so reading a command line loads nothing of the usage-billing service. Added
  * under the `plans` command that commands.ts defines.
  */
@@ -44,4 +44,14 @@ export function registerUsagePrices(program: Command, action: Actions): void {
     .description("list a plan's usage prices, in meter code order")
     .argument("<plan>", "plan id", uuid)
     .action(action(load, "list"));
+
+  prices
+    .command("threshold")
+    .description(
+      "charge usage early, in parts, once what an open period has not billed reaches AMOUNT (progressive billing); --clear bills usage at the close only",
+    )
+    .argument("<plan>", "plan id", uuid)
+    .argument("[amount]", 'a decimal in the plan\'s currency such as "500.00"')
+    .option("--clear", "remove the threshold")
+    .action(action(load, "threshold"));
 }

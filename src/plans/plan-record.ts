@@ -9,6 +9,8 @@ export interface StoredPlan extends Plan {
   readonly createdAt: Date;
   /** Set once the plan takes no new subscriptions; existing ones keep billing on it. */
   readonly archivedAt: Date | null;
+  /** Progressive billing: usage not yet billed in an open period is charged once it reaches this. */
+  readonly usageThresholdMinor: number | null;
 }
 
 export function toStoredPlan(row: typeof plans.$inferSelect): StoredPlan {
@@ -26,5 +28,6 @@ export function toStoredPlan(row: typeof plans.$inferSelect): StoredPlan {
     trialWithoutCard: row.trialWithoutCard,
     createdAt: row.createdAt,
     archivedAt: row.archivedAt,
+    usageThresholdMinor: row.usageThresholdMinor,
   };
 }

@@ -1,9 +1,10 @@
 import type { DateTime } from "luxon";
-import { priceUsage, subtotalOf } from "../billing/index.js";
+import { lessBilled, priceUsage, subtotalOf } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import type { SqlTx } from "../db/index.js";
 import { recordEvents } from "../events/index.js";
 import {
+  billedParts,
   type DueCursor,
   type DuePeriod,
   insertUsageCharges,
@@ -23,7 +24,8 @@ import { handOut } from "./hand-out.js";
  * plan that prices usage, whose period ended USAGE_GRACE_HOURS ago and which has no usage charge
  * yet, gets one (usage-billing/due-periods.ts finds and locks them, batch by batch), priced from the
  * period's aggregated usage [period_start, period_end) by priceUsage, one line per price of the
- * plan set before the period ended. A charge at zero is paid at once; any other is handed to the
+ * plan set before the period ended, less what the period's parts billed before it closed
+ * (bill-usage-thresholds.ts; billing/usage-parts.ts). A charge at zero is paid at once; any other is handed to the
  * charge queue once its batch has committed, as renewals are. A subscription charged through a
  * recurring card token is skipped, and logged once per tick: the gateway charges such a token a
  * fixed amount. A period whose usage cannot be priced (a value past what a charge line holds) is
@@ -83,7 +85,7 @@ async function billBatch(
 ) {
   const { periods, cursor } = await lockDuePeriods(tx, window, { batchSize: options.batchSize, after });
   const billable = periods.filter((period) => !period.recurringToken);
-  const [prices, usage] = await Promise.all([
+  const [prices, usage, billed] = await Promise.all([
     usagePricesOfPlans(tx, [...new Set(billable.map((period) => period.planId))]),
     usageOfPeriods(
       tx,
@@ -93,11 +95,13 @@ async function billBatch(
         end: period.end,
       })),
     ),
+    billedParts(tx, billable),
   ]);
   const priced = billable.flatMap((period, i): PricedPeriod[] => {
     try {
-      const lines = priceUsage(pricesForPeriod(prices.get(period.planId) ?? [], period.end), usage[i]!);
-      return [{ period, lines, totalMinor: subtotalOf(lines) }];
+      const whole = priceUsage(pricesForPeriod(prices.get(period.planId) ?? [], period.end), usage[i]!);
+      const lines = lessBilled(whole, billed(period).byMeter);
+      return [{ period, lines, totalMinor: subtotalOf(lines), usagePart: null }];
     } catch (err) {
       // One period that cannot be priced must not stop the others' billing.
       ctx.logger.error(

@@ -7,6 +7,7 @@ import { remindPaymentLinks } from "../payment-links/index.js";
 import { applyScheduledPlanChanges } from "../plan-changes/index.js";
 import { billDueSubscriptions } from "./bill-due-subscriptions.js";
 import { billUsage } from "./bill-usage.js";
+import { billUsageThresholds } from "./bill-usage-thresholds.js";
 import { dispatchDueCharges } from "./dispatch-due-charges.js";
 import { dispatchInvoices } from "./dispatch-invoices.js";
 import { dispatchRefunds } from "./dispatch-refunds.js";
@@ -132,6 +133,7 @@ export async function runBillingTick(
         maxPeriodsPerSubscription: options.maxPeriodsPerSubscription ?? DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION,
       });
   if (!paused) await billUsage(ctx, { now, batchSize });
+  if (!paused) await billUsageThresholds(ctx, { now, batchSize });
   await sweepUsageHourly(ctx);
   const due = paused ? 0 : await dispatchDueCharges(ctx, { now, batchSize, lease });
   const resumed = paused ? 0 : await dispatchResumedCharges(ctx, { now, batchSize, lease });

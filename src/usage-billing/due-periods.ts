@@ -5,7 +5,7 @@ import { pgInstant, type SqlRunner, type SqlTx } from "../db/index.js";
 /**
  * Rule: which periods' usage is due to be billed. A period is its period charge (kind `period`); it
  * is due once it ended USAGE_GRACE_HOURS ago (late events are in), its plan priced usage before it
- * ended, and it has no usage charge yet. Its subscription is locked FOR UPDATE SKIP LOCKED in
+ * ended, and it has no closing usage charge yet (parts billed before it closed do not count). Its subscription is locked FOR UPDATE SKIP LOCKED in
  * (period_end, charge id) order, so concurrent ticks split the work (the unique usage index still
  * stops a second charge whatever happens). A canceled subscription's periods are left out: its card
  * is never charged again (charging/cancel-orphaned-charge.ts), so a charge could not be collected.
@@ -128,7 +128,7 @@ export async function lockDuePeriods(
       and not exists (
         select 1 from charges u
         where u.subscription_id = c.subscription_id and u.period_start = c.period_start
-          and charge_kind_is_usage(u.kind))
+          and charge_kind_is_usage(u.kind) and u.usage_part is null)
       and (c.period_end, c.id) > (${options.after?.end ?? "-infinity"}::timestamptz,
                                   ${options.after?.id ?? "00000000-0000-0000-0000-000000000000"}::uuid)
     order by c.period_end, c.id

@@ -3,6 +3,8 @@
  * is due to be charged, and the preview of the current period's usage. The charging itself runs in
  * the billing tick (scheduler/bill-usage.ts). See docs/usage.md, "Charging usage".
  */
+
+export { type BilledParts, billedParts, type PeriodKey, periodKey } from "./billed-parts.js";
 export {
   type DueCursor,
   type DuePeriod,
@@ -21,9 +23,11 @@ export {
 } from "./errors.js";
 export { insertUsageCharges, type PricedPeriod } from "./insert-usage-charges.js";
 export { listUsagePrices } from "./list-usage-prices.js";
+export { lockWatchedPeriods, thresholdPlanIds, type WatchedPeriod } from "./open-periods.js";
 export { type DatedUsagePrice, pricesForPeriod, usagePricesOfPlans } from "./prices-of-plans.js";
 export { removeUsagePrice } from "./remove-usage-price.js";
 export { setUsagePrice } from "./set-usage-price.js";
+export { setUsageThreshold, type UsageThreshold, usageThresholdBody } from "./set-usage-threshold.js";
 export { usageOfPeriods } from "./usage-of-periods.js";
 export { type UsagePreview, usagePreview } from "./usage-preview.js";
 export {

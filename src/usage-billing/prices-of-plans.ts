@@ -1,5 +1,5 @@
 import type { DateTime } from "luxon";
-import type { PriceModelName, UsagePrice } from "../billing/index.js";
+import { type PriceModelName, priceGrowsWithUsage, type UsagePrice } from "../billing/index.js";
 import { pgInstant, type SqlRunner } from "../db/index.js";
 import { priceModelOfColumns } from "../pricing/index.js";
 
@@ -12,6 +12,8 @@ import { priceModelOfColumns } from "../pricing/index.js";
 export interface DatedUsagePrice extends UsagePrice {
   /** Billing clock, epoch milliseconds. */
   readonly setAt: number;
+  /** May be billed before its period closes: neither price nor meter value falls as usage grows. */
+  readonly billableInParts: boolean;
 }
 
 interface Row {
@@ -19,6 +21,7 @@ interface Row {
   meter_id: string;
   code: string;
   name: string;
+  aggregation: string;
   price_model: PriceModelName;
   amount_minor: string;
   tiers: unknown;
@@ -33,18 +36,21 @@ export async function usagePricesOfPlans(
   const byPlan = new Map<string, DatedUsagePrice[]>();
   if (planIds.length === 0) return byPlan;
   const rows = await sql<Row[]>`
-    select up.plan_id, up.meter_id, m.code, m.name, up.price_model, up.amount_minor, up.tiers,
+    select up.plan_id, up.meter_id, m.code, m.name, m.aggregation::text, up.price_model, up.amount_minor, up.tiers,
            up.package_size, up.created_at
     from plan_usage_prices up join meters m on m.id = up.meter_id
     where up.plan_id = any(${[...planIds]}::uuid[])`;
   for (const row of rows) {
     const prices = byPlan.get(row.plan_id) ?? [];
+    const price = priceModelOfColumns(row);
     prices.push({
       meterId: row.meter_id,
       meterCode: row.code,
       meterName: row.name,
-      price: priceModelOfColumns(row),
+      price,
       setAt: pgInstant(row.created_at).toMillis(),
+      // A meter's last value can fall; every other aggregation only grows as events arrive.
+      billableInParts: row.aggregation !== "last" && priceGrowsWithUsage(price),
     });
     byPlan.set(row.plan_id, prices);
   }

@@ -1,13 +1,15 @@
 import type { DateTime } from "luxon";
-import { type ChargeLine, priceUsage, subtotalOf } from "../billing/index.js";
+import { type ChargeLine, lessBilled, priceUsage, subtotalOf } from "../billing/index.js";
 import { pgInstant, type SqlRunner } from "../db/index.js";
+import { billedParts } from "./billed-parts.js";
 import { pricesForPeriod, usagePricesOfPlans } from "./prices-of-plans.js";
 import { usageOfPeriods } from "./usage-of-periods.js";
 
 /**
  * Rule: the usage of a subscription's current period so far, priced as the tick will price it once
  * the period closes (the same prices, aggregation and priceUsage), and when that will be: the
- * period's end plus USAGE_GRACE_HOURS. The period is the one its current period charge bills, on
+ * period's end plus USAGE_GRACE_HOURS, less what parts of the period already billed (progressive
+ * billing), as the closing charge will be. The period is the one its current period charge bills, on
  * that charge's plan; null when there is none or its plan prices no usage. Reads only; the
  * prices may still change, and events still come, before the period closes.
  */
@@ -36,8 +38,11 @@ export async function usagePreview(
   const end = pgInstant(row.period_end);
   const prices = pricesForPeriod((await usagePricesOfPlans(sql, [row.plan_id])).get(row.plan_id) ?? [], end);
   if (prices.length === 0) return null;
-  const [usage] = await usageOfPeriods(sql, [{ subscriptionId, start, end }]);
-  const lines = priceUsage(prices, usage ?? new Map());
+  const [[usage], billed] = await Promise.all([
+    usageOfPeriods(sql, [{ subscriptionId, start, end }]),
+    billedParts(sql, [{ subscriptionId, start }]),
+  ]);
+  const lines = lessBilled(priceUsage(prices, usage ?? new Map()), billed({ subscriptionId, start }).byMeter);
   return {
     periodStart: start,
     periodEnd: end,

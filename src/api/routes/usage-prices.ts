@@ -3,19 +3,23 @@ import {
   listUsagePrices,
   removeUsagePrice,
   setUsagePrice,
+  setUsageThreshold,
   UsagePriceError,
   type UsagePriceErrorCode,
   UsagePriceInputError,
   usagePriceBody,
+  usageThresholdBody,
 } from "../../usage-billing/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { ApiProblem, validationFailed } from "../problem.js";
 import { idParams, problemReplies } from "../schemas/common.js";
 import {
   presentUsagePrice,
+  presentUsageThreshold,
   usagePriceList,
   usagePriceParams,
   usagePriceSchema,
+  usageThresholdSchema,
 } from "../schemas/usage-prices.js";
 
 /** What a plan charges for metered usage, per meter (docs/usage.md, "Charging usage"). */
@@ -123,6 +127,37 @@ export function usagePriceRoutes(app: ApiApp, ctx: EngineContext): void {
         },
       );
       return presentUsagePrice(removed);
+    },
+  );
+
+  app.put(
+    "/plans/:id/usage-threshold",
+    {
+      schema: {
+        tags: ["plans"],
+        summary: "Set or clear a plan's spending threshold (progressive billing)",
+        description:
+          "While a period is open, usage not yet billed is charged at once as a part of the period's usage (a usage charge with `usage_part` 1, 2, …) when it reaches `amount`, a decimal string in the plan's currency; the charge after the period closes bills the rest, so the parts and the close add up to the period's usage price exactly. Only prices that never fall as usage grows are billed in parts (not volume prices, not `last` meters: they wait for the close). `amount: null` bills usage at the close only. A plan with billing_mode recurring is a 422 `card_amount_fixed`. Recorded as `plan.usage_threshold_set`.",
+        params: idParams,
+        body: usageThresholdBody,
+        response: {
+          200: usageThresholdSchema,
+          400: problemReplies[400],
+          401: problemReplies[401],
+          404: problemReplies[404],
+          422: problemReplies[422],
+        },
+      },
+    },
+    async (request) => {
+      const set = await setUsageThreshold(ctx, {
+        planId: request.params.id,
+        input: request.body,
+        actor: actorOf(request),
+      }).catch((error: unknown) => {
+        throw problemOf(error);
+      });
+      return presentUsageThreshold(set);
     },
   );
 }

@@ -70,6 +70,11 @@ export const planSchema = z
       .describe(
         "The trial starts without a card: a new subscription pays by payment link unless it asks for charge_automatically",
       ),
+    usage_threshold: moneySchema
+      .nullable()
+      .describe(
+        "Spending threshold: usage not yet billed in an open period is charged once it reaches this (PUT /v1/plans/{id}/usage-threshold); null: usage is charged after the period closes only",
+      ),
     created_at: timestamp,
     archived_at: timestamp.nullable(),
   })
@@ -90,6 +95,8 @@ export function presentPlan(plan: StoredPlan): z.infer<typeof planSchema> {
     billing_mode: plan.billingMode,
     collection_method: plan.collectionMethod,
     trial_without_card: plan.trialWithoutCard,
+    usage_threshold:
+      plan.usageThresholdMinor === null ? null : presentMoney(plan.usageThresholdMinor, plan.amount.currency),
     created_at: iso(plan.createdAt),
     archived_at: iso(plan.archivedAt),
   };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PRICE_MODELS, type PriceModel } from "../../billing/index.js";
 import { toDecimalString } from "../../money/index.js";
-import type { StoredUsagePrice } from "../../usage-billing/index.js";
+import type { StoredUsagePrice, UsageThreshold } from "../../usage-billing/index.js";
 import { iso, moneySchema, presentMoney, timestamp } from "./common.js";
 
 /** A plan's usage prices (src/usage-billing, docs/usage.md "Charging usage"), shown as a plan's price. */
@@ -67,3 +67,22 @@ export const usagePriceParams = z.object({
   id: z.uuid().describe("The plan's id"),
   meter: z.string().min(1).max(100).describe("The meter's code (or its id)"),
 });
+
+export const usageThresholdSchema = z
+  .object({
+    plan_id: z.uuid(),
+    usage_threshold: moneySchema
+      .nullable()
+      .describe(
+        "Usage not yet billed in an open period is charged once it reaches this; null: only at the close",
+      ),
+  })
+  .meta({ id: "UsageThreshold" });
+
+export function presentUsageThreshold(threshold: UsageThreshold): z.infer<typeof usageThresholdSchema> {
+  return {
+    plan_id: threshold.planId,
+    usage_threshold:
+      threshold.thresholdMinor === null ? null : presentMoney(threshold.thresholdMinor, threshold.currency),
+  };
+}

@@ -6,6 +6,7 @@ import {
   removeUsagePrice,
   type StoredUsagePrice,
   setUsagePrice,
+  setUsageThreshold,
   UsagePriceInputError,
 } from "../../usage-billing/index.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
@@ -101,4 +102,29 @@ export async function list(cli: Cli, planId: string, _options: unknown, command:
     .result({ data: shown }, () =>
       table(shown, ["meter", "meter_name", "price_model", "amount", "currency"]),
     );
+}
+
+export async function threshold(
+  cli: Cli,
+  planId: string,
+  amount: string | undefined,
+  options: { clear?: boolean },
+  command: Command,
+): Promise<void> {
+  if ((amount === undefined) === (options.clear !== true)) {
+    throw new CliError("give the threshold's amount, or --clear to remove it (not both)", EXIT.usage);
+  }
+  const set = await cli
+    .withDatabase((ctx) =>
+      setUsageThreshold(ctx, { planId, input: { amount: amount ?? null }, actor: CLI_ACTOR }),
+    )
+    .catch((error: unknown) => {
+      throw error instanceof UsagePriceInputError ? asOptions(error) : error;
+    });
+  const shown = {
+    plan_id: set.planId,
+    usage_threshold: set.thresholdMinor === null ? null : toDecimalString(set.thresholdMinor, set.currency),
+    currency: set.currency,
+  };
+  cli.output(command).result(shown, () => fields(shown));
 }

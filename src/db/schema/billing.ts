@@ -31,7 +31,8 @@ import { subscriptions } from "./subscriptions.js";
  *   runs twice, or two schedulers at once, cannot bill a period twice: insert … on conflict do
  *   nothing; a plan_change charge belongs to its plan change alone (unique plan_change_id);
  * - a usage charge is unique per subscription and period too (charges_usage_period_key), so the
- *   usage of a period is billed once (scheduler/bill-usage.ts). Its predicate calls
+ *   usage of a period is billed once (scheduler/bill-usage.ts); the parts billed before it closed
+ *   (progressive billing, usage_part 1, 2, …) are unique per number (charges_usage_part_key). Its predicate calls
  *   charge_kind_is_usage(kind) (migration 0017) rather than naming 'usage': PostgreSQL refuses a
  *   value added to an enum in the transaction that added it, and migrations run in one transaction;
  * - plan_id names the plan the charge bills, as it was when the charge was created (a plan change's
@@ -62,6 +63,8 @@ export const charges = pgTable(
     kind: chargeKind("kind").notNull().default("period"),
     /** The plan's units this charge bills (the subscription's quantity when it was created). */
     quantity: integer("quantity").notNull().default(1),
+    /** A usage charge billed before its period closed (progressive billing): 1, 2, … per period. */
+    usagePart: integer("usage_part"),
     planChangeId: uuid("plan_change_id")
       .unique("charges_plan_change_key")
       .references(() => planChanges.id),
@@ -89,7 +92,10 @@ export const charges = pgTable(
       .where(sql`${t.kind} = 'period'`),
     uniqueIndex("charges_usage_period_key")
       .on(t.subscriptionId, t.periodStart)
-      .where(sql`charge_kind_is_usage(${t.kind})`),
+      .where(sql`charge_kind_is_usage(${t.kind}) and ${t.usagePart} is null`),
+    uniqueIndex("charges_usage_part_key")
+      .on(t.subscriptionId, t.periodStart, t.usagePart)
+      .where(sql`${t.usagePart} is not null`),
     index("charges_subscription_idx").on(t.subscriptionId),
     index("charges_due_idx")
       .on(t.nextAttemptAt)
@@ -126,6 +132,10 @@ export const charges = pgTable(
     ),
     check("charges_kind_plan_change", sql`(${t.kind} = 'plan_change') = (${t.planChangeId} is not null)`),
     check("charges_currency_code", isCurrencyCode(t.currency)),
+    check(
+      "charges_usage_part_is_usage",
+      sql`${t.usagePart} is null or (${t.usagePart} >= 1 and charge_kind_is_usage(${t.kind}))`,
+    ),
     check("charges_attempt_count_non_negative", sql`${t.attemptCount} >= 0`),
     check(
       "charges_due_only_when_waiting",

@@ -50,6 +50,8 @@ export const plans = pgTable(
     collectionMethod: collectionMethod("collection_method").notNull().default("charge_automatically"),
     /** The trial starts without a card: no checkout, the first charge goes out as a payment link. */
     trialWithoutCard: boolean("trial_without_card").notNull().default(false),
+    /** Progressive billing: usage not yet billed in an open period is charged once it reaches this. */
+    usageThresholdMinor: bigint("usage_threshold_minor", { mode: "number" }),
     createdAt: createdAt(),
     archivedAt: timestamptz("archived_at"),
   },
@@ -68,6 +70,10 @@ export const plans = pgTable(
     check("plans_interval_count_range", sql`${t.intervalCount} between 1 and 365`),
     check("plans_trial_days_range", sql`${t.trialDays} between 0 and 730`),
     check("plans_cardless_trial_has_trial", sql`not ${t.trialWithoutCard} or ${t.trialDays} > 0`),
+    check(
+      "plans_usage_threshold_positive",
+      sql`${t.usageThresholdMinor} is null or ${t.usageThresholdMinor} > 0`,
+    ),
   ],
 );
 

@@ -33,6 +33,7 @@ describe("plans", () => {
       billing_mode: "recurring",
       collection_method: "charge_automatically",
       trial_without_card: false,
+      usage_threshold: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       archived_at: null,
     });

@@ -95,6 +95,7 @@ describe("OpenAPI document", () => {
         "GET /v1/subscriptions/{id}/usage",
         "PUT /v1/plans/{id}/usage-prices/{meter}",
         "DELETE /v1/plans/{id}/usage-prices/{meter}",
+        "PUT /v1/plans/{id}/usage-threshold",
         "GET /v1/plans/{id}/usage-prices",
         "POST /v1/features",
         "GET /v1/features",

@@ -130,7 +130,11 @@ describe("usage billed by ticks running at once", () => {
       recurringToken: false,
     };
     const again = await ctx.db.$client.begin((tx) =>
-      insertUsageCharges(tx, [{ period: stale, lines: [], totalMinor: 999 }], DateTime.fromISO(GRACE_ENDS)),
+      insertUsageCharges(
+        tx,
+        [{ period: stale, lines: [], totalMinor: 999, usagePart: null }],
+        DateTime.fromISO(GRACE_ENDS),
+      ),
     );
     expect(again).toEqual({ created: 0, toCollect: [], events: [] });
     const due = await ctx.db.$client.begin((tx) =>
