@@ -1,9 +1,10 @@
 /**
  * The ops dashboard's read models (served by http/ops-*): collections, the dunning funnel,
  * collection by payment link (the split by method, the link funnel, what waits on a customer),
- * subscriptions and MRR, what is coming, what needs a person, and queue health, each from indexed
- * range scans (migration 0006). `npm run bench:ops` measures them at a million subscriptions, where
- * some still read most of a table per view (README, Benchmarks). Its logins live in sessions.ts.
+ * subscriptions and MRR, usage revenue, what is coming, what needs a person, and queue health,
+ * each from indexed range scans (migration 0006). `npm run bench:ops` measures them at a million
+ * subscriptions, where some still read most of a table per view (README, Benchmarks). Its logins
+ * live in sessions.ts.
  */
 export {
   type Attention,
@@ -38,3 +39,4 @@ export { closeSession, findSession, type OpsSession, openSession } from "./sessi
 export { type OpsReader, type OpsSnapshot, opsReader } from "./snapshot.js";
 export { type SubscriptionOverview, subscriptionOverview } from "./subscriptions.js";
 export { type Upcoming, upcoming } from "./upcoming.js";
+export { type UsageRevenue, usageRevenue } from "./usage-revenue.js";

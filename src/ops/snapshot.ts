@@ -9,12 +9,14 @@ import { type QueueHealth, queueHealth } from "./queue-health.js";
 import type { OpsRange } from "./range.js";
 import { type SubscriptionOverview, subscriptionOverview } from "./subscriptions.js";
 import { type Upcoming, upcoming } from "./upcoming.js";
+import { type UsageRevenue, usageRevenue } from "./usage-revenue.js";
 
 /**
  * Everything the ops dashboard shows, read in one go. The aggregates over a range (collections,
- * funnel, subscriptions, upcoming, payment links) are kept per process for OPS_CACHE_SECONDS per range and
- * currency, so a dashboard left open, or ten operators, cost one set of queries per interval; what
- * an operator acts on (attention, queues, breaker) is read fresh every time.
+ * funnel, subscriptions, usage revenue, upcoming, payment links) are kept per process for
+ * OPS_CACHE_SECONDS per range and currency, so a dashboard left open, or ten operators, cost one set
+ * of queries per interval; what an operator acts on (attention, queues, breaker) is read fresh
+ * every time.
  */
 
 export interface OpsSnapshot {
@@ -25,6 +27,8 @@ export interface OpsSnapshot {
   collections: Collections;
   funnel: DunningFunnel;
   subscriptions: SubscriptionOverview;
+  /** Usage charges paid in the range, every currency: the usage part of Collected, never in MRR. */
+  usageRevenue: UsageRevenue;
   upcoming: Upcoming;
   /** Collected by card and by link, the link funnel, and what waits on a customer. */
   paymentLinks: PaymentLinkOverview;
@@ -39,6 +43,7 @@ interface Aggregates {
   collections: Collections;
   funnel: DunningFunnel;
   subscriptions: SubscriptionOverview;
+  usageRevenue: UsageRevenue;
   upcoming: Upcoming;
   paymentLinks: PaymentLinkOverview;
   at: DateTime;
@@ -66,10 +71,11 @@ export function opsReader(ctx: OpsContext): OpsReader {
     const key = `${range.from.toISO()}|${range.to.toISO()}|${currency}`;
     const hit = cache.get(key);
     if (hit && hit.expires > Date.now()) return hit;
-    const [c, f, s, u, l] = await Promise.all([
+    const [c, f, s, r, u, l] = await Promise.all([
       collections(sql, range, currency, now),
       dunningFunnel(sql, range, currency),
       subscriptionOverview(sql, range),
+      usageRevenue(sql, range),
       upcoming(sql, now),
       paymentLinkFigures(sql, range, currency),
     ]);
@@ -77,6 +83,7 @@ export function opsReader(ctx: OpsContext): OpsReader {
       collections: c,
       funnel: f,
       subscriptions: s,
+      usageRevenue: r,
       upcoming: u,
       paymentLinks: paymentLinkOverview(c.totals.paid, l),
       at: now,
@@ -111,6 +118,7 @@ export function opsReader(ctx: OpsContext): OpsReader {
         collections: agg.collections,
         funnel: agg.funnel,
         subscriptions: agg.subscriptions,
+        usageRevenue: agg.usageRevenue,
         upcoming: agg.upcoming,
         paymentLinks: agg.paymentLinks,
         attention: att,

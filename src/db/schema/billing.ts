@@ -112,6 +112,10 @@ export const charges = pgTable(
     index("charges_paid_at_idx")
       .on(t.paidAt, t.currency, t.amountMinor, t.attemptCount)
       .where(sql`${t.status} = 'paid'`),
+    // Usage revenue (ops/usage-revenue.ts): paid usage charges by time, index-only and small.
+    index("charges_usage_paid_at_idx")
+      .on(t.paidAt, t.currency, t.amountMinor)
+      .where(sql`${t.status} = 'paid' and charge_kind_is_usage(${t.kind})`),
     index("charges_first_failed_idx")
       .on(t.firstFailedAt, t.status, t.attemptCount, t.currency, t.amountMinor)
       .where(sql`${t.firstFailedAt} is not null`),

@@ -9,7 +9,8 @@ import { html, jsonScript, layout, money, percent, type Raw, raw } from "./html.
  * The dashboard page: the range picker, the headline figures, four charts (drawn in the browser by
  * Chart.js from the JSON block, assets/ops.js), collection by card and by payment link less refunds
  * (tables), what needs a person with its actions, what is coming, and queue health. Collected is
- * net of refunds everywhere, with what was refunded beside it.
+ * net of refunds everywhere, with what was refunded beside it. Usage paid is shown beside MRR and
+ * not in it (usage does not recur); it is a part of Collected, which counts every paid charge.
  */
 
 export interface DashboardView {
@@ -48,6 +49,7 @@ function picker(view: DashboardView): Raw {
 function kpis(s: OpsSnapshot): Raw {
   const c = s.collections.totals;
   const mrr = s.subscriptions.mrr.find((m) => m.currency === s.currency)?.amountMinor ?? 0;
+  const usage = s.usageRevenue.paid.find((u) => u.currency === s.currency) ?? { count: 0, amountMinor: 0 };
   const card = (id: string, label: string, value: string, detail: string) =>
     html`<div class="kpi" id="kpi-${id}"><div class="label">${label}</div><div class="value">${value}</div><div class="detail">${detail}</div></div>`;
   return html`<section class="kpis">
@@ -57,6 +59,7 @@ ${card("declined", "Declined", String(c.declined.count), `${money(c.declined.amo
 ${card("unknown", "Unknown now", String(s.attention.unknownOutcomes), `${s.attention.heldCharges.total} held for review`)}
 ${card("recovery", "Recovery rate", percent(s.funnel.recoveryRate), `${s.funnel.recovered.count} of ${s.funnel.entered.count} that entered dunning`)}
 ${card("mrr", "MRR", money(mrr, s.currency), `${s.subscriptions.counts.active} active, ${s.subscriptions.counts.past_due} past due`)}
+${card("usage", "Usage paid", money(usage.amountMinor, s.currency), `${usage.count} usage charges, counted in Collected`)}
 ${card("churn", "Churn", percent(s.subscriptions.churn.rate), `${s.subscriptions.churn.canceled} canceled in the range`)}
 </section>`;
 }

@@ -104,6 +104,8 @@ describe("the ops dashboard", () => {
     expect(s.subscriptions.counts.unpaid).toBe(SCENARIO.alwaysDeclines);
     // MRR counts active and past_due: 100.00 a month each.
     expect(s.subscriptions.mrr).toEqual([{ currency: "QAR", amountMinor: (paid + 1) * 10_000 }]);
+    // No plan meters usage: nothing of Collected is usage (read-models.test.ts counts some).
+    expect(s.usageRevenue).toEqual({ paid: [] });
     expect(s.attention.heldCharges.total).toBe(1);
     expect(s.attention.heldCharges.items[0]?.chargeId).toBe(month.heldChargeId);
     expect(s.attention.uncollectibleCharges.total).toBe(SCENARIO.alwaysDeclines);
@@ -129,6 +131,7 @@ describe("the ops dashboard", () => {
       "collected-by-method",
       "link-funnel",
       "awaiting-payment",
+      "kpi-usage",
     ]) {
       expect(html).toContain(`id="${id}"`);
     }
@@ -220,6 +223,27 @@ describe("the ops dashboard", () => {
     expect((await page(first.cookie, "/ops")).statusCode).toBe(200);
     await revokeApiKey(h.ctx.db, created.id);
     expect((await page(first.cookie, "/ops")).statusCode).toBe(303);
+  });
+
+  it("shows usage paid apart from MRR, as a part of Collected", async () => {
+    const { cookie } = await login(fullKey);
+    const read = async () => (await page(cookie, "/ops/data.json?range=30d")).json<OpsSnapshot>();
+    const before = await read();
+    const { subscriptionId, planId } = month.approved[0]!;
+    const paidAt = h.clock.now().minus({ hours: 1 });
+    await h.ctx.db.$client`
+      insert into charges (subscription_id, plan_id, kind, period_start, period_end, amount_minor, currency, status,
+        attempt_count, paid_at, paid_transaction_id)
+      values (${subscriptionId}, ${planId}, 'usage', ${paidAt.minus({ months: 1 }).toISO()}::timestamptz,
+              ${paidAt.toISO()}::timestamptz, 2345, 'QAR', 'paid', 1, ${paidAt.toISO()}::timestamptz, 'usage-ops-1')`;
+    const after = await read();
+    expect(after.usageRevenue).toEqual({ paid: [{ currency: "QAR", count: 1, amountMinor: 2_345 }] });
+    expect(after.collections.totals.paid.amountMinor - before.collections.totals.paid.amountMinor).toBe(
+      2_345,
+    );
+    expect(after.subscriptions.mrr).toEqual(before.subscriptions.mrr);
+    const html = (await page(cookie, "/ops?range=30d")).body;
+    expect(html).toMatch(/id="kpi-usage"><div class="label">Usage paid<\/div><div class="value">23.45 QAR</);
   });
 
   it("answers a bad range with a 400 naming it", async () => {

@@ -7,14 +7,16 @@ import {
   type OpsRange,
   subscriptionOverview,
   upcoming,
+  usageRevenue,
 } from "../../../src/ops/index.js";
 import { createTestDatabase, type TestDatabase } from "../../support/db.js";
 
 /**
  * The read models whose statements were shaped for a million subscriptions (scripts/bench-ops.ts),
  * on rows written by hand: collections put each payment in the bucket of its local day or hour,
- * expiring cards are only the current cards of live subscriptions, and the charge lists take their
- * first few in order while the total counts them all.
+ * expiring cards are only the current cards of live subscriptions, the charge lists take their
+ * first few in order while the total counts them all, MRR counts add-ons at their plan's interval,
+ * and usage revenue is the usage charges paid in the range, apart.
  */
 describe("ops read models", () => {
   let t: TestDatabase;
@@ -175,6 +177,99 @@ describe("ops read models", () => {
     await seated(tiered, 7);
     // 2 × 3 × 20.00 + (5 × 10.00 + 2 × 5.00)
     expect((await mrr()) - before).toBe(2 * 6_000 + 6_000);
+  });
+
+  it("counts live add-ons in MRR at their own price and quantity, over their plan's interval", async () => {
+    const range = dayRange("2025-06-01", "2025-06-15", "Asia/Qatar") as OpsRange;
+    const mrr = async () =>
+      (await subscriptionOverview(t.sql, range)).mrr.find((m) => m.currency === "QAR")?.amountMinor ?? 0;
+    const before = await mrr();
+    const addon = async (code: string, model: string, amountMinor: number) => {
+      const [row] = await t.sql<{ id: string }[]>`
+        insert into addons (code, name, amount_minor, currency, price_model)
+        values (${code}, ${code}, ${amountMinor}, 'QAR', ${model}) returning id`;
+      return row!.id;
+    };
+    const attach = (subscriptionId: string, addonId: string, quantity: number, removed = false) => t.sql`
+      insert into subscription_addons (subscription_id, addon_id, quantity, added_at, actor, removed_at)
+      values (${subscriptionId}, ${addonId}, ${quantity}, ${now.toISO()}::timestamptz, 'test',
+              ${removed ? now.toISO() : null}::timestamptz)`;
+    const seats = await addon("seats", "per_unit", 1_500); // 15.00 a seat, each period
+    const support = await addon("support", "flat", 2_000);
+
+    // A monthly plan of 100.00 with 2 seats: 100.00 + 2 × 15.00 a month.
+    const monthly = await subscription();
+    await attach(monthly, seats, 2);
+    expect((await mrr()) - before).toBe(13_000);
+
+    // Two on a yearly plan of 1,200.00 with support: an add-on has no interval of its own, so it is
+    // billed yearly with its plan, 20.00 ÷ 12 a month each, summed as fractions and rounded once:
+    // 2 × 100.00 + 2 × 1.666… = 203.33 (rounded per subscription it would be 203.34).
+    const [yearlyPlan] = await t.sql<{ id: string }[]>`
+      insert into plans (name, amount_minor, currency, interval_unit, interval_count)
+      values ('Gold yearly', 120000, 'QAR', 'year', 1) returning id`;
+    for (let i = 0; i < 2; i++) {
+      const yearly = await subscription();
+      await t.sql`update subscriptions set plan_id = ${yearlyPlan!.id} where id = ${yearly}`;
+      await attach(yearly, support, 1);
+    }
+    expect((await mrr()) - before).toBe(13_000 + 20_333);
+
+    // Neither a removed add-on nor one on an unpaid subscription counts; the plan of the first still does.
+    await attach(await subscription(), support, 1, true);
+    await attach(await subscription("unpaid"), support, 1);
+    expect((await mrr()) - before).toBe(13_000 + 20_333 + 10_000);
+
+    // A 10% coupon takes its share of the add-ons too, off the period's whole price:
+    // 100.00 + 2 × 15.00 + 20.00 = 150.00, less 15.00.
+    const [coupon] = await t.sql<{ id: string }[]>`
+      insert into coupons (code, discount_type, percent_off, duration) values ('TENTH', 'percentage', 10, 'forever')
+      returning id`;
+    const discounted = await subscription();
+    await attach(discounted, seats, 2);
+    await attach(discounted, support, 1);
+    await t.sql`
+      insert into subscription_discounts (subscription_id, coupon_id, applied_at, actor)
+      values (${discounted}, ${coupon!.id}, ${now.toISO()}::timestamptz, 'test')`;
+    expect((await mrr()) - before).toBe(13_000 + 20_333 + 10_000 + 13_500);
+  });
+
+  it("reads usage revenue apart: usage charges paid in the range, per currency", async () => {
+    const sub = await subscription();
+    const bill = async (
+      kind: "usage" | "period",
+      status: "paid" | "scheduled",
+      at: DateTime,
+      amountMinor: number,
+      currency = "QAR",
+    ) => {
+      const n = ++serial;
+      await t.sql`
+        insert into charges (subscription_id, plan_id, kind, period_start, period_end, amount_minor, currency, status,
+          attempt_count, paid_at, paid_transaction_id)
+        values (${sub}, (select plan_id from subscriptions where id = ${sub}), ${kind},
+                ${period.plus({ months: n }).toISO()}::timestamptz, ${period.plus({ months: n + 1 }).toISO()}::timestamptz,
+                ${amountMinor}, ${currency}, ${status}, ${status === "paid" ? 1 : 0},
+                ${status === "paid" ? at.toISO() : null}::timestamptz, ${status === "paid" ? `usage-${n}` : null})`;
+    };
+    const days = dayRange("2025-10-01", "2025-10-31", "Asia/Qatar") as OpsRange; // from 09-30T21:00Z
+    await bill("usage", "paid", DateTime.fromISO("2025-09-30T21:00:00Z"), 1_250); // the range's first instant
+    await bill("usage", "paid", DateTime.fromISO("2025-10-20T08:00:00Z"), 3_400);
+    await bill("usage", "paid", DateTime.fromISO("2025-10-21T08:00:00Z"), 999, "USD");
+    await bill("usage", "paid", DateTime.fromISO("2025-09-30T20:59:59Z"), 7_000); // the day before, local time
+    await bill("usage", "paid", DateTime.fromISO("2025-10-31T21:00:00Z"), 7_000); // the day after the range
+    await bill("usage", "scheduled", DateTime.fromISO("2025-10-20T08:00:00Z"), 7_000); // not paid yet
+    await bill("period", "paid", DateTime.fromISO("2025-10-10T08:00:00Z"), 10_000); // a period is not usage
+
+    const revenue = await usageRevenue(t.sql, days);
+    expect(revenue.paid).toEqual([
+      { currency: "QAR", count: 2, amountMinor: 4_650 },
+      { currency: "USD", count: 1, amountMinor: 999 },
+    ]);
+    // Collected counts every paid charge: the usage paid is a part of it, beside the period's charge.
+    const later = DateTime.fromISO("2025-12-01T00:00:00Z");
+    const { totals } = await collections(t.sql, days, "QAR", later);
+    expect(totals.paid).toEqual({ count: 3, amountMinor: 10_000 + 4_650 });
   });
 
   it("lists the expiring cards that live subscriptions would be charged on, soonest first", async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "charges_usage_paid_at_idx" ON "charges" USING btree ("paid_at","currency","amount_minor") WHERE "charges"."status" = 'paid' and charge_kind_is_usage("charges"."kind");
