@@ -20,13 +20,15 @@ import {
 } from "../db/schema/index.js";
 import { periodPriceMinor } from "../pricing/index.js";
 import { chargeRefunds } from "../refunds/index.js";
+import { type AccountAddon, accountAddons } from "./account-addons.js";
+import { type AccountUsage, accountUsage } from "./account-usage.js";
 
 const nextPlan = alias(plans, "next_plan");
 
 /**
- * What the portal shows a customer: their subscriptions (with plan, card and how they pay), the
- * charges waiting for them to pay by link, their latest charges (with their refunds, receipts and
- * credit notes) and invoices.
+ * What the portal shows a customer: their subscriptions (with plan, card, how they pay, add-ons and
+ * usage so far), the charges waiting for them to pay by link, their latest charges (with their
+ * refunds, receipts and credit notes) and invoices.
  * Read only, always for one customer id: the session's, never one from the request.
  */
 
@@ -62,6 +64,13 @@ export interface AccountSubscription {
   /** A plan change scheduled for the period's end: the new plan's name, and when. */
   scheduledPlanName: string | null;
   scheduledPlanAt: Date | null;
+}
+
+/** A subscription as the account page shows it. */
+export interface AccountSubscriptionDetail extends AccountSubscription {
+  addons: AccountAddon[];
+  /** Null when no plan prices its current period's usage (account-usage.ts). */
+  usage: AccountUsage | null;
 }
 
 export interface AccountCharge {
@@ -115,7 +124,7 @@ export interface AccountInvoice {
 }
 
 export interface CustomerAccount {
-  subscriptions: AccountSubscription[];
+  subscriptions: AccountSubscriptionDetail[];
   due: AccountDueCharge[];
   charges: AccountCharge[];
   invoices: AccountInvoice[];
@@ -187,14 +196,16 @@ export async function accountSubscriptions(
 }
 
 export async function customerAccount(
-  ctx: Pick<EngineContext, "db" | "vault" | "publicUrl">,
+  ctx: Pick<EngineContext, "db" | "vault" | "publicUrl" | "config">,
   customerId: string,
 ): Promise<CustomerAccount> {
   const { db } = ctx;
   const subscriptionRows = await accountSubscriptions(ctx, customerId);
   const ids = subscriptionRows.map((row) => row.id);
   if (ids.length === 0) return { subscriptions: [], due: [], charges: [], invoices: [] };
-  const [dueRows, chargeRows, invoiceRows] = await Promise.all([
+  const [addonsOf, usageOf, dueRows, chargeRows, invoiceRows] = await Promise.all([
+    accountAddons(ctx, ids),
+    accountUsage(ctx, subscriptionRows),
     db
       .select({
         id: charges.id,
@@ -256,7 +267,11 @@ export async function customerAccount(
     return { receipt: receipt && linked(receipt), creditNotes: creditNotes.map(linked) };
   };
   return {
-    subscriptions: subscriptionRows,
+    subscriptions: subscriptionRows.map((row) => ({
+      ...row,
+      addons: addonsOf.get(row.id) ?? [],
+      usage: usageOf.get(row.id) ?? null,
+    })),
     due: dueRows.map((row) => ({ ...row, payUrl: paymentLinkUrl(ctx, row.id) })),
     charges: chargeRows.map((row) => ({ ...row, refund: refundOf(row.id), ...withDocuments(row.id) })),
     invoices: invoiceRows,

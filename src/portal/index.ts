@@ -2,6 +2,8 @@
  * The customer portal's services: magic links (create, open once), sessions, and what a customer
  * sees. The pages and their actions are in src/http/portal.
  */
+export type { AccountAddon } from "./account-addons.js";
+export type { AccountUsage } from "./account-usage.js";
 export { createPortalLink, PORTAL_PATH, type PortalLink } from "./create-portal-link.js";
 export {
   type AccountCharge,
@@ -9,6 +11,7 @@ export {
   type AccountDueCharge,
   type AccountInvoice,
   type AccountSubscription,
+  type AccountSubscriptionDetail,
   type CustomerAccount,
   customerAccount,
 } from "./customer-account.js";

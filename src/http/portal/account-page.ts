@@ -5,6 +5,7 @@ import type {
   AccountDueCharge,
   AccountInvoice,
   AccountSubscription,
+  AccountSubscriptionDetail,
   CustomerAccount,
   PortalSession,
 } from "../../portal/index.js";
@@ -12,15 +13,15 @@ import { html, money, type Raw } from "../ops/html.js";
 import { amount, card, date, fill, name, nameInText } from "./format.js";
 import type { Language, NoticeKey, PortalText } from "./i18n.js";
 import { portalLayout } from "./layout.js";
+import { addonsTable, usageTable } from "./subscription-tables.js";
 
 /**
- * GET /portal: what the customer owes by payment link, their subscriptions with what they may do to
- * each, their recent charges (a refunded one as refunded, each with its receipt and credit notes)
- * and invoices. Each action is a POST form
- * carrying the session's CSRF token and the page's language; canceling goes through a confirmation
- * page first (a plain link to it). "Pay now" is a plain link to the charge's own signed payment link
- * (a GET that sends the browser on to the gateway's hosted checkout), the same link the customer was
- * sent.
+ * GET /portal: what the customer owes by payment link, their subscriptions (with their add-ons and
+ * usage so far) with what they may do to each, their recent charges (a refunded one as refunded,
+ * each with its receipt and credit notes) and invoices. Each action is a POST form carrying the
+ * session's CSRF token and the page's language; canceling goes through a confirmation page first (a
+ * plain link to it). "Pay now" is a plain link to the charge's own signed payment link (a GET that
+ * sends the browser on to the gateway's hosted checkout), the same link the customer was sent.
  */
 
 export interface PlanChoice {
@@ -86,7 +87,7 @@ function actions(sub: AccountSubscription, input: AccountPageInput): Raw {
   return html`<div class="actions">${forms}</div>`;
 }
 
-function subscriptionCard(sub: AccountSubscription, input: AccountPageInput): Raw {
+function subscriptionCard(sub: AccountSubscriptionDetail, input: AccountPageInput): Raw {
   const { text, zone } = input;
   const state = text.subscriptionStates[sub.status as keyof PortalText["subscriptionStates"]] ?? sub.status;
   const pending =
@@ -105,6 +106,8 @@ ${sub.priceByQuantity ? html`<dt>${text.seats}</dt><dd data-quantity="${String(s
 <dt>${text.collectionMethod}</dt><dd data-collection-method="${sub.collectionMethod}">${text.collectionMethods[sub.collectionMethod]}</dd>
 <dt>${text.card}</dt><dd class="card">${card(sub, text, zone)}</dd>
 </dl>
+${addonsTable(sub, text)}
+${usageTable(sub.usage, text)}
 ${pending}
 ${actions(sub, input)}
 </article>`;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAddon, setSubscriptionAddon } from "../../../src/addons/index.js";
 import { paymentLinkUrl } from "../../../src/charging/index.js";
 import {
   enrollments,
@@ -13,6 +14,8 @@ import {
 } from "../../../src/db/schema/index.js";
 import { startServer } from "../../../src/http/index.js";
 import { changePlan } from "../../../src/plan-changes/index.js";
+import { createMeter, ingestUsage, usageEventSchema } from "../../../src/usage/index.js";
+import { setUsagePrice, usagePreview } from "../../../src/usage-billing/index.js";
 import {
   type EnrollmentWorld,
   follow,
@@ -34,7 +37,7 @@ import {
  * The customer portal over HTTP: a magic link shows a button and opens, on its POST, once and
  * only before it expires (billing clock), so a mail scanner's GET uses nothing up; pages and actions need the session cookie, the form's CSRF token and a same-origin POST;
  * a customer acts only on their own subscriptions; canceling at period end (confirmed) and keeping
- * the subscription work through the pages.
+ * the subscription work through the pages; a subscription shows its add-ons and its usage so far.
  */
 let world: EnrollmentWorld;
 let alice: Awaited<ReturnType<typeof payingCustomer>>;
@@ -559,5 +562,142 @@ describe("paying by link", () => {
     expect(html).not.toContain('id="due"');
     expect(html).toContain('<dd data-collection-method="charge_automatically">Pays by card</dd>');
     expect(html).toContain('data-action="card">Update card</button>');
+  });
+});
+
+describe("add-ons and usage so far", () => {
+  it("shows each add-on at its quantity and period price, and the usage so far as the usage charge will price it", async () => {
+    const { h } = world;
+    const { subscription } = await customerPayingByLink(
+      world,
+      { name: "Maha" },
+      { billing_mode: "autosave" },
+    );
+    for (const addon of [
+      { code: "seat", name: "Extra seat", currency: "QAR", price_model: "per_unit", amount: "10.00" },
+      {
+        code: "storage",
+        name: "Storage",
+        currency: "QAR",
+        price_model: "tiered",
+        tiers: [
+          { up_to: 10, unit_amount: "2.00" },
+          { up_to: null, unit_amount: "1.00" },
+        ],
+      },
+    ]) {
+      await createAddon(h.ctx, addon);
+    }
+    await setSubscriptionAddon(h.ctx, {
+      subscriptionId: subscription.id,
+      addon: "seat",
+      quantity: 3,
+      actor: "test",
+    });
+    await setSubscriptionAddon(h.ctx, {
+      subscriptionId: subscription.id,
+      addon: "storage",
+      quantity: 12,
+      actor: "test",
+    });
+    await createMeter(h.ctx, { code: "api_calls", name: "API calls", aggregation: "sum" });
+    await createMeter(h.ctx, { code: "active_users", name: "Active users", aggregation: "unique_count" });
+    await setUsagePrice(h.ctx, {
+      planId: subscription.planId,
+      meter: "api_calls",
+      input: { amount: "0.05" },
+    });
+    await setUsagePrice(h.ctx, {
+      planId: subscription.planId,
+      meter: "active_users",
+      input: {
+        price_model: "tiered",
+        tiers: [
+          { up_to: 2, unit_amount: "0" },
+          { up_to: null, unit_amount: "1.50" },
+        ],
+      },
+    });
+    h.clock.advance({ minutes: 5 });
+    const usage = [
+      { id: "c1", meter: "api_calls", quantity: 1000 },
+      { id: "c2", meter: "api_calls", quantity: 234 },
+      ...["u1", "u2", "u3", "u4", "u1"].map((user, i) => ({
+        id: `u${i}`,
+        meter: "active_users",
+        distinct_value: user,
+      })),
+    ].map((event) => usageEventSchema.parse({ subscription_id: subscription.id, ...event }));
+    const results = await ingestUsage(h.ctx, usage);
+    expect(results.map((result) => result.status)).toEqual(Array(usage.length).fill("accepted"));
+
+    const browser = await signIn(world, subscription.customerId);
+    const english = await (await browser.get("/portal")).text();
+    expect(english).toContain('<div class="addons"><h4>Add-ons</h4>');
+    // 3 × 10.00, and 10 × 2.00 + 2 × 1.00: each add-on at its own price model, for one period.
+    expect(english).toContain(
+      '<tr data-addon="seat"><td><bdi>Extra seat</bdi></td>\n<td data-quantity="3">3</td>\n<td class="amount"><span class="num" dir="ltr">30.00 QAR</span> <span class="muted">per month</span></td></tr>',
+    );
+    expect(english).toContain(
+      '<tr data-addon="storage"><td><bdi>Storage</bdi></td>\n<td data-quantity="12">12</td>\n<td class="amount"><span class="num" dir="ltr">22.00 QAR</span> <span class="muted">per month</span></td></tr>',
+    );
+    // By meter code, as the usage charge lists them: 4 users (2 free, 2 × 1.50), 1234 calls × 0.05.
+    expect(english).toContain(
+      '<div class="usage" data-usage="priced"><h4>Usage so far this period</h4>\n<table><thead><tr><th>Item</th><th>Quantity</th><th class="amount">Amount so far</th></tr></thead>\n' +
+        '<tbody><tr><td><bdi>Active users</bdi></td><td data-usage-value="4">4</td><td class="amount"><span class="num" dir="ltr">3.00 QAR</span></td></tr>' +
+        '<tr><td><bdi>API calls</bdi></td><td data-usage-value="1234">1234</td><td class="amount"><span class="num" dir="ltr">61.70 QAR</span></td></tr></tbody>\n' +
+        '<tfoot><tr><th colspan="2">Total so far</th><td class="amount" data-usage-total><span class="num" dir="ltr">64.70 QAR</span></td></tr></tfoot></table></div>',
+    );
+    // The same amount the upcoming-charge preview gives.
+    const preview = await usagePreview(h.ctx.db.$client, subscription.id, h.ctx.config.USAGE_GRACE_HOURS);
+    expect(preview?.totalMinor).toBe(6470);
+
+    const arabic = await (await browser.get("/portal?lang=ar")).text();
+    expect(arabic).toContain('<div class="addons"><h4>الإضافات</h4>');
+    expect(arabic).toContain(
+      '<span class="num" dir="ltr">30.00 QAR</span> <span class="muted">لكل شهر</span>',
+    );
+    expect(arabic).toContain("<h4>الاستخدام حتى الآن في هذه الفترة</h4>");
+    expect(arabic).toContain('<th class="amount">المبلغ حتى الآن</th>');
+    expect(arabic).toContain(
+      '<th colspan="2">الإجمالي حتى الآن</th><td class="amount" data-usage-total><span class="num" dir="ltr">64.70 QAR</span></td>',
+    );
+
+    // Ending at its period's end, its last period's usage is not charged (docs/usage.md): the values alone.
+    await h.ctx.db
+      .update(subscriptions)
+      .set({ cancelAtPeriodEnd: true })
+      .where(eq(subscriptions.id, subscription.id));
+    const ending = await (await browser.get("/portal")).text();
+    expect(ending).toContain(
+      '<div class="usage" data-usage="values"><h4>Usage so far this period</h4>\n<table><thead><tr><th>Item</th><th>Quantity</th></tr></thead>\n' +
+        '<tbody><tr><td><bdi>Active users</bdi></td><td data-usage-value="4">4</td></tr><tr><td><bdi>API calls</bdi></td><td data-usage-value="1234">1234</td></tr></tbody></table></div>',
+    );
+    expect(ending).not.toContain("Amount so far");
+
+    // Moved to a plan that prices no usage, the period's usage is still charged on its period
+    // charge's plan (usage-billing/due-periods.ts): still shown, with its amounts.
+    const [plain] = await h.ctx.db
+      .insert(plans)
+      .values({
+        name: "Plain",
+        amountMinor: 10_000,
+        currency: "QAR",
+        intervalUnit: "month",
+        intervalCount: 1,
+      })
+      .returning();
+    await h.ctx.db
+      .update(subscriptions)
+      .set({ cancelAtPeriodEnd: false, planId: plain!.id })
+      .where(eq(subscriptions.id, subscription.id));
+    const moved = await (await browser.get("/portal")).text();
+    expect(moved).toContain('<div class="usage" data-usage="priced">');
+    expect(moved).toContain('data-usage-total><span class="num" dir="ltr">64.70 QAR</span>');
+
+    // A plan that prices no usage shows no usage, and no add-ons when there are none.
+    const alicePage = await (await (await signIn(world, alice.customerId)).get("/portal")).text();
+    expect(alicePage).not.toContain('class="usage"');
+    expect(alicePage).not.toContain('class="addons"');
   });
 });

@@ -78,14 +78,19 @@ async function firstPeriodPaid(world: EnrollmentWorld, subscriptionId: string): 
 /**
  * A customer whose subscription pays by payment link (no card), with its first charge of 100.00 QAR
  * due and its link sent, as the billing tick and the charge worker leave it: awaiting_payment.
+ * `plan` overrides the seeded plan's fields (billing_mode autosave, to price usage).
  */
-export async function customerPayingByLink(world: EnrollmentWorld, customer: Record<string, unknown> = {}) {
+export async function customerPayingByLink(
+  world: EnrollmentWorld,
+  customer: Record<string, unknown> = {},
+  plan: Record<string, unknown> = {},
+) {
   const { h } = world;
   const seededCustomer = await seedCustomer(h, customer);
-  const plan = await seedPlan(h);
+  const seededPlan = await seedPlan(h, plan);
   const { subscriptionId } = await subscribe(h.ctx, {
     customerId: seededCustomer.id,
-    planId: plan.id,
+    planId: seededPlan.id,
     actor: "test",
     collectionMethod: "send_payment_link",
   });
