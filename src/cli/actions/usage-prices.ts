@@ -119,7 +119,10 @@ export async function threshold(
       setUsageThreshold(ctx, { planId, input: { amount: amount ?? null }, actor: CLI_ACTOR }),
     )
     .catch((error: unknown) => {
-      throw error instanceof UsagePriceInputError ? asOptions(error) : error;
+      if (!(error instanceof UsagePriceInputError)) throw error;
+      // The amount is the command's argument, not an option.
+      const messages = error.issues.map(({ message }) => message.replace(/^amount /, ""));
+      throw new CliError(`AMOUNT: ${messages.join("; ")}`, EXIT.usage);
     });
   const shown = {
     plan_id: set.planId,

@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from "../../support/db.js";
 import { type InProcessCli, inProcessCli } from "../../support/in-process-cli.js";
 
 /**
- * `billing plans usage-prices set|unset|list`, run in-process on a fresh database (no gateway):
+ * `billing plans usage-prices set|unset|list|threshold`, run in-process on a fresh database (no gateway):
  * prices set and replaced, a bad field named by its option, a recurring plan refused.
  */
 
@@ -136,5 +136,27 @@ describe("billing plans usage-prices", () => {
     expect(refused.stderr).toContain(
       "usage varies the amount; a recurring card token is charged the fixed amount it was enrolled for; use billing_mode autosave or payment links",
     );
+  });
+
+  it("sets and clears a plan's spending threshold, the amount named when it is bad", async () => {
+    const metered = await plan("--name", "Metered 3", "--billing-mode", "autosave");
+    expect(await cli.json("plans", "usage-prices", "threshold", metered.id, "500.00")).toEqual({
+      plan_id: metered.id,
+      usage_threshold: "500.00",
+      currency: "QAR",
+    });
+    expect(await cli.json("plans", "usage-prices", "threshold", metered.id, "--clear")).toEqual({
+      plan_id: metered.id,
+      usage_threshold: null,
+      currency: "QAR",
+    });
+    const decimals = await cli.billing("plans", "usage-prices", "threshold", metered.id, "1.234");
+    expect(decimals.code).toBe(2);
+    expect(decimals.stderr).toContain('AMOUNT: "1.234" has more than 2 decimal place(s) allowed for QAR');
+    const neither = await cli.billing("plans", "usage-prices", "threshold", metered.id);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain("give the threshold's amount, or --clear to remove it");
+    const zero = await cli.billing("plans", "usage-prices", "threshold", metered.id, "0");
+    expect(zero.stderr).toContain("AMOUNT: must be above zero");
   });
 });
