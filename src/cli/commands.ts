@@ -246,6 +246,15 @@ function registerCustomers(program: Command, action: Actions): void {
     )
     .option("--opt-in <kinds>", "send these message kinds again, comma-separated", choiceList(MESSAGE_KINDS))
     .action(action(load, "update"));
+
+  customers
+    .command("entitlements")
+    .description(
+      "show what a customer may use now, as GET /v1/customers/:id/entitlements answers " +
+        "(--json: that answer), with the subscriptions each feature comes from",
+    )
+    .argument("<id>", "customer id", uuid)
+    .action(action(() => import("./actions/entitlements.js"), "show"));
 }
 
 function registerPortalLink(program: Command, action: Actions): void {

@@ -7,6 +7,7 @@ export { type EntitlementsBody, entitlementsBody } from "./body.js";
 export { dropAllEntitlements, dropEntitlements } from "./cache.js";
 export { changesEntitlements, entitlementChanges } from "./changed-events.js";
 export { createFeature } from "./create-feature.js";
+export { type EntitlementSource, entitlementSources } from "./entitlement-sources.js";
 export { FeatureError, type FeatureErrorCode } from "./errors.js";
 export {
   type CreateFeatureInput,
