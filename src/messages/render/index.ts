@@ -11,6 +11,7 @@ export {
   type MessageKind,
   type MessageLanguage,
   type MessageModel,
+  type ReceiptLine,
   type RenderedMessage,
   type RenderInput,
 } from "./model.js";

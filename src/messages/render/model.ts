@@ -22,12 +22,20 @@ export interface Amount {
   currency: string;
 }
 
+/** A row of a receipt's itemised amount: a line its charge stored, or what came off them (negative). */
+export type ReceiptLine =
+  | { kind: "item"; description: string; quantity: number; amount: Amount }
+  | { kind: "discount"; percent: number | null; amount: Amount }
+  | { kind: "credit"; amount: Amount };
+
 export type MessageModel =
   | {
       kind: "receipt";
       receiptNumber: string;
       amount: Amount;
       planName: string;
+      /** Adding up to `amount`; none for a charge of its plan alone at quantity 1, which planName says. */
+      lines: ReceiptLine[];
       /** ISO date, yyyy-mm-dd. */
       periodStart: string;
       periodEnd: string;

@@ -6,6 +6,7 @@ import {
   MESSAGE_LANGUAGES,
   type MessageLanguage,
   type MessageModel,
+  type ReceiptLine,
   type RenderInput,
 } from "./model.js";
 
@@ -32,9 +33,17 @@ const DATE_FIELDS: ReadonlyMap<string, DateStyle> = new Map([
   ["paidAt", "dateTime"],
 ]);
 
-type Formatted<M> = M extends unknown ? { [K in keyof M]: M[K] extends Amount ? string : M[K] } : never;
+type Formatted<M> = M extends unknown
+  ? {
+      [K in keyof M]: M[K] extends Amount
+        ? string
+        : M[K] extends readonly (infer Item)[]
+          ? Formatted<Item>[]
+          : M[K];
+    }
+  : never;
 
-/** The model with its amounts formatted; dates stay strings, now in the customer's words. */
+/** The model with its amounts (its lines' too) formatted; dates stay strings, now in the customer's words. */
 export type FormattedModel = Formatted<MessageModel>;
 
 export interface TemplateData {
@@ -76,6 +85,9 @@ export function templateData(input: RenderInput): TemplateData {
 
 function formatField(field: string, value: unknown, language: MessageLanguage, zone: string): unknown {
   if (field === "amount") return formatAmount(value as Amount, language);
+  if (field === "lines") {
+    return (value as ReceiptLine[]).map((line) => ({ ...line, amount: formatAmount(line.amount, language) }));
+  }
   const dateStyle = DATE_FIELDS.get(field);
   if (dateStyle) return formatDate(value as string, dateStyle, language, zone);
   if (field.endsWith("Url")) return webUrl(value as string, field);

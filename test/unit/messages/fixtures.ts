@@ -11,6 +11,17 @@ export const MODELS: { [K in MessageKind]: Extract<MessageModel, { kind: K }> } 
     receiptNumber: "RCT-000042",
     amount: AMOUNT,
     planName: "Pro Monthly",
+    lines: [
+      { kind: "item", description: "Pro Monthly", quantity: 3, amount: { minor: 120000, currency: "QAR" } },
+      {
+        kind: "item",
+        description: "Priority support",
+        quantity: 1,
+        amount: { minor: 10000, currency: "QAR" },
+      },
+      { kind: "discount", percent: 5, amount: { minor: -6500, currency: "QAR" } },
+      { kind: "credit", amount: { minor: -50, currency: "QAR" } },
+    ],
     periodStart: "2026-11-01",
     periodEnd: "2026-11-30",
     paidAt: "2026-11-01T06:05:00Z",

@@ -38,6 +38,43 @@ describe("receipt", () => {
     expect(message.text).toContain("Period: 1 November 2026 – 30 November 2026");
   });
 
+  it("itemises the charge's lines, what came off them negative, in text and HTML", async () => {
+    const en = await text(MODELS.receipt, "en");
+    expect(en.text).toContain(
+      [
+        "What you paid for:",
+        "Pro Monthly × 3: QAR 1,200.00",
+        "Priority support: QAR 100.00",
+        "Discount 5%: QAR -65.00",
+        "Credit applied: QAR -0.50",
+        "",
+      ].join("\n"),
+    );
+    expect(en.html).toContain("<bdi>Pro Monthly × 3</bdi></td>");
+    expect(en.html).toContain("<bdi>QAR -0.50</bdi></td>");
+    const ar = await text(MODELS.receipt, "ar");
+    expect(ar.text).toContain(
+      [
+        "تفاصيل المبلغ المدفوع:",
+        "Pro Monthly × 3: 1,200.00 ر.ق.",
+        "Priority support: 100.00 ر.ق.",
+        "خصم 5%: -65.00 ر.ق.",
+        "الرصيد المستخدم: -0.50 ر.ق.",
+        "",
+      ].join("\n"),
+    );
+    expect(ar.html).toContain("<bdi>خصم 5%</bdi></td>");
+  });
+
+  it("names only the plan of a charge without lines", async () => {
+    const plain = { ...MODELS.receipt, lines: [] };
+    for (const language of ["en", "ar"] as const) {
+      const message = await text(plain, language);
+      expect(message.text).not.toMatch(/What you paid for|تفاصيل المبلغ المدفوع|×/);
+      expect(message.html).not.toMatch(/What you paid for|تفاصيل المبلغ المدفوع|×/);
+    }
+  });
+
   it("leaves out the card and transaction lines it does not have", async () => {
     const bare = { ...MODELS.receipt, cardLast4: null, transactionId: null };
     const en = await text(bare, "en");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMessageRenderer, type MessageModel } from "../../../src/messages/render/index.js";
 import { UnknownCurrencyError } from "../../../src/money/index.js";
-import { input, MODELS } from "./fixtures.js";
+import { AMOUNT, input, MODELS, visible } from "./fixtures.js";
 
 const SCRIPT = "<script>alert(1)</script>";
 const folders: string[] = [];
@@ -50,6 +50,18 @@ describe("escaping", () => {
     expect(message.html).toContain("Gold &quot;&lt;b&gt;");
     expect(message.html).not.toContain("<img src=x");
     expect(message.subject).toContain('A"><img src=x onerror=alert(1)>');
+  });
+
+  it("escapes a line's description in HTML and keeps it as written in the text", async () => {
+    const line = { kind: "item" as const, description: 'Setup <b>"&"</b>', quantity: 2, amount: AMOUNT };
+    for (const language of ["en", "ar"] as const) {
+      const message = await createMessageRenderer().render(
+        input({ ...MODELS.receipt, lines: [line] }, language),
+      );
+      expect(message.html).toContain("<bdi>Setup &lt;b&gt;&quot;&amp;&quot;&lt;/b&gt; × 2</bdi>");
+      expect(message.html).not.toContain("<b>");
+      expect(visible(message.text)).toContain('Setup <b>"&"</b> × 2: ');
+    }
   });
 
   it("refuses links that are not http(s) rather than putting them in a button", async () => {
