@@ -1,13 +1,14 @@
 /**
  * `npm run demo`: the engine on the zero-config setup, in this process, with its own embedded
  * PostgreSQL in a temporary directory (a user's .data is never touched) and the simulator
- * in-process. Seven customers save simulated cards through the hosted checkout and one, whose
- * Qatar debit card cannot pay recurring payments, subscribes by payment link; the billing clock
- * moves through three months (to each instant the engine has work due, running the billing tick
- * and waiting for the workers), the link customer pays each month's link through the hosted
- * checkout, and a summary says what was charged on time, paid by link, recovered by dunning,
- * invoiced and canceled (src/runtime/demo/play.ts). Everything is stopped at the end; the exit
- * code is 0.
+ * in-process. Nine customers save simulated cards through the hosted checkout (one of them a team
+ * paying per seat, one an app paying for its API calls) and one, whose Qatar debit card cannot pay
+ * recurring payments, subscribes by payment link; the billing clock moves through three months (to
+ * each instant the engine has work due, running the billing tick and waiting for the workers), the
+ * link customer pays each month's link through the hosted checkout, the team grows from 3 seats to
+ * 5, the app reports its calls, and a summary says what was charged on time, paid by link,
+ * recovered by dunning, invoiced and canceled, per seat and for usage (src/runtime/demo/play.ts).
+ * Everything is stopped at the end; the exit code is 0.
  */
 import { exitWhenFlushed } from "../src/cli/exit.js";
 import { type DemoEngine, startDemoEngine } from "../src/runtime/demo/engine.js";

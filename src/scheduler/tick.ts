@@ -71,7 +71,7 @@ export interface TickOptions {
 }
 
 export interface TickResult {
-  /** Charges created for periods that began. */
+  /** Charges created: periods that began, and usage billed (at its period's close, or in parts). */
   chargesCreated: number;
   /** Charges handed to the queue: billed now, due for an attempt, or resuming on a new card. */
   chargesEnqueued: number;
@@ -100,6 +100,9 @@ export interface TickResult {
 
 /** What the steps that take money or condemn come to while the breaker holds them. */
 const HELD = { chargesCreated: 0, chargesDispatched: 0, subscriptionsCanceled: 0 } as const;
+
+const NO_USAGE = { chargesCreated: 0, chargesDispatched: 0 } as const;
+const NO_PARTS = { partsCreated: 0, partsDispatched: 0 } as const;
 
 export const DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION = 12;
 
@@ -132,8 +135,8 @@ export async function runBillingTick(
         batchSize,
         maxPeriodsPerSubscription: options.maxPeriodsPerSubscription ?? DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION,
       });
-  if (!paused) await billUsage(ctx, { now, batchSize });
-  if (!paused) await billUsageThresholds(ctx, { now, batchSize });
+  const usage = paused ? NO_USAGE : await billUsage(ctx, { now, batchSize });
+  const parts = paused ? NO_PARTS : await billUsageThresholds(ctx, { now, batchSize });
   await sweepUsageHourly(ctx);
   const due = paused ? 0 : await dispatchDueCharges(ctx, { now, batchSize, lease });
   const resumed = paused ? 0 : await dispatchResumedCharges(ctx, { now, batchSize, lease });
@@ -153,8 +156,9 @@ export async function runBillingTick(
   const duplicatesRefunded = await refundDuplicates(ctx, { batchSize });
   const links = await remindPaymentLinks(ctx, { batchSize, holdEnds: paused });
   const result: TickResult = {
-    chargesCreated: billing.chargesCreated,
-    chargesEnqueued: billing.chargesDispatched + due + resumed,
+    chargesCreated: billing.chargesCreated + usage.chargesCreated + parts.partsCreated,
+    chargesEnqueued:
+      billing.chargesDispatched + usage.chargesDispatched + parts.partsDispatched + due + resumed,
     reenqueued,
     invoicesEnqueued,
     tokenDeactivationsEnqueued,

@@ -34,6 +34,8 @@ export interface CastMember {
   story: string;
   /** A coupon code redeemed at enrolment. */
   coupon?: string;
+  /** Seats subscribed at enrolment, on a per-seat plan; 1 unless said. */
+  quantity?: number;
   /** The customer's language for messages and documents (English unless said). */
   language?: "en" | "ar";
   /**
@@ -116,6 +118,7 @@ export async function enrollCast(
       planId,
       actor: "demo",
       ...(member.coupon ? { coupon: member.coupon } : {}),
+      ...(member.quantity ? { quantity: member.quantity } : {}),
     };
     if (member.byLink) {
       const started = await subscribe(ctx, { ...input, collectionMethod: "send_payment_link" });

@@ -4,6 +4,7 @@ import type { EngineContext } from "../../context/index.js";
 import { chargeAttempts, charges, invoices, subscriptions } from "../../db/schema/index.js";
 import { toDecimalString } from "../../money/index.js";
 import type { Enrolled } from "./scenario.js";
+import { seatLines, usageLines } from "./summary-metered.js";
 
 /**
  * What happened to every charge of the demo, read back from the database: one row per customer,
@@ -23,12 +24,19 @@ export function outcomeOf(charge: ChargeRow, invoiced: boolean, byLink = false):
   return "open";
 }
 
-/** The charge's outcome, with its amount when something came off the price. */
+/**
+ * The charge's outcome, with its amount when it is not the plan's period (an upgrade, usage) or
+ * something came off the price, and its seats when it bills more than one.
+ */
 function describe(charge: ChargeRow, outcome: Outcome): string {
   const said = describeOutcome(charge, outcome);
   const amount = toDecimalString(charge.amountMinor, charge.currency);
   if (charge.kind === "plan_change") return `upgrade ${amount} ${said}`;
-  return charge.discountMinor + charge.creditMinor > 0 ? `${said} (${amount} after discount)` : said;
+  if (charge.kind === "usage") return `usage ${amount} ${said}`;
+  const seats = charge.quantity > 1 ? `${charge.quantity} seats ` : "";
+  return charge.discountMinor + charge.creditMinor > 0
+    ? `${seats}${said} (${amount} after discount)`
+    : `${seats}${said}`;
 }
 
 function describeOutcome(charge: ChargeRow, outcome: Outcome): string {
@@ -62,6 +70,9 @@ export interface DemoSummary {
     /** Plan-change charges and discounted periods, said in words. */
     changes: string[];
     discounted: string[];
+    /** Per customer on a per-seat plan, and per customer billed for usage (summary-metered.ts). */
+    seats: string[];
+    usage: string[];
   };
 }
 
@@ -73,7 +84,8 @@ export async function summarise(ctx: EngineContext, cast: readonly Enrolled[]): 
     .from(charges)
     .leftJoin(invoices, eq(invoices.chargeId, charges.id))
     .where(inArray(charges.subscriptionId, ids))
-    .orderBy(asc(charges.periodStart));
+    // A period's usage charge starts with the period: it comes after the period's own charge.
+    .orderBy(asc(charges.periodStart), asc(charges.createdAt));
   // A charge paid by link was paid by an approved attempt of the checkout channel.
   const linkPaid = new Set(
     (
@@ -103,6 +115,8 @@ export async function summarise(ctx: EngineContext, cast: readonly Enrolled[]): 
     canceled: [],
     changes: [],
     discounted: [],
+    seats: await seatLines(ctx, cast, month),
+    usage: await usageLines(ctx, cast, month),
   };
   const table = cast.map((member) => {
     const line: Record<string, string> = { customer: member.name, card: member.story };

@@ -1,14 +1,21 @@
-import { and, count, eq, gt, inArray, lte, min, notExists, or, sql } from "drizzle-orm";
+import { and, count, eq, exists, gt, inArray, lt, lte, min, ne, notExists, or, sql } from "drizzle-orm";
 import type { DateTime } from "luxon";
 import { runTick } from "../../app/index.js";
 import { toInstant } from "../../clock/index.js";
 import { type EngineContext, isSharedClock, type SharedClock } from "../../context/index.js";
-import { charges, customerMessages, invoices, subscriptions } from "../../db/schema/index.js";
+import {
+  charges,
+  customerMessages,
+  invoices,
+  planUsagePrices,
+  subscriptions,
+} from "../../db/schema/index.js";
 
 /**
  * Drives an in-process engine through time for the demo: moves the shared billing clock, runs the
- * scheduler's tick (src/app/tick.ts: billing, webhooks, expiring-card notices, recorded in
- * tick_runs), and waits, by reading the database, until the workers have done what became due.
+ * scheduler's tick (src/app/tick.ts: billing, usage once a period closed, webhooks, expiring-card
+ * notices, recorded in tick_runs), and waits, by reading the database, until the workers have done
+ * what became due.
  * No sleeping for a fixed time: the engine is polled until it is idle, within a deadline.
  */
 
@@ -142,8 +149,9 @@ export class TimeMachine {
   }
 
   /**
-   * The next instant the engine has work: a subscription to bill, a charge to retry, or a renewal
-   * or a trial's end coming within its notice days (the customer is told before money moves).
+   * The next instant the engine has work: a subscription to bill, a charge to retry, a renewal or a
+   * trial's end coming within its notice days (the customer is told before money moves), or a
+   * period's usage to charge.
    */
   async nextDue(): Promise<DateTime | undefined> {
     const [billing] = await this.ctx.db
@@ -176,8 +184,43 @@ export class TimeMachine {
           return row?.at;
         }),
     );
-    const instants = [billing?.at, retry?.at, ...notices].filter((at): at is Date => at instanceof Date);
+    const usage = await this.nextUsageClose();
+    const instants = [billing?.at, retry?.at, ...notices, usage].filter(
+      (at): at is Date => at instanceof Date,
+    );
     if (instants.length === 0) return undefined;
     return toInstant(new Date(Math.min(...instants.map((at) => at.getTime()))));
+  }
+
+  /**
+   * When the next period's usage is charged: the end plus USAGE_GRACE_HOURS of a period charge, still
+   * ahead, of a subscription not canceled whose plan priced usage before the period ended (the
+   * periods usage-billing/due-periods.ts finds due once that instant has come).
+   */
+  private async nextUsageClose(): Promise<Date | undefined> {
+    const closes = sql<Date>`${charges.periodEnd} + make_interval(hours => ${this.ctx.config.USAGE_GRACE_HOURS}::int)`;
+    const [row] = await this.ctx.db
+      .select({ at: sql<Date | null>`min(${closes})`.mapWith(charges.periodEnd) })
+      .from(charges)
+      .innerJoin(subscriptions, eq(subscriptions.id, charges.subscriptionId))
+      .where(
+        and(
+          eq(charges.kind, "period"),
+          ne(subscriptions.status, "canceled"),
+          sql`${closes} > ${this.now().toUTC().toISO()}::timestamptz`,
+          exists(
+            this.ctx.db
+              .select()
+              .from(planUsagePrices)
+              .where(
+                and(
+                  eq(planUsagePrices.planId, charges.planId),
+                  lt(planUsagePrices.createdAt, charges.periodEnd),
+                ),
+              ),
+          ),
+        ),
+      );
+    return row?.at ?? undefined;
   }
 }
