@@ -5,6 +5,7 @@ import type { EngineContext } from "../context/index.js";
 import { pgInstant, pgInstantOrNull, pgInteger, type SqlTx, sqlOf } from "../db/index.js";
 import { collectByCard, startByLink } from "../enrollment/index.js";
 import { EVENT_TYPES, recordEvents } from "../events/index.js";
+import { upcomingCharge } from "../upcoming/index.js";
 
 /**
  * Switching how a subscription pays, under its row lock, all or nothing:
@@ -12,7 +13,9 @@ import { EVENT_TYPES, recordEvents } from "../events/index.js";
  *   at once (charging/send-payment-links.ts); a card attempt in flight finishes first, and its
  *   retry then goes out as a link. The card stays on file: nothing we still need is stopped.
  * - to charge_automatically: only with a card the gateway lets us charge (an active token, and a
- *   recurring one only for charges of the amount it was saved for); else refused with
+ *   recurring one only for charges of the amount it was saved for: what waits, and the next period
+ *   charge as the tick will price it, seats, add-ons, one-offs, coupon and credit included; never
+ *   a plan that prices usage, which varies); else refused with
  *   `no_usable_card` (the customer adds one through a new-card link or the portal, which switches
  *   by itself). What waits for a link goes back to the card (enrollment/collect-by-card.ts).
  * - a subscription still pending its enrolment (the checkout that saves the card failed, as a Qatar
@@ -90,7 +93,7 @@ export async function setCollectionMethod(
         actor,
       );
     } else {
-      await assertUsableCard(tx, row, now);
+      await assertUsableCard(ctx, tx, row, now);
       chargeIds = await collectByCard(ctx, tx, subscriptionId);
     }
     await recordEvents(tx, [
@@ -107,7 +110,7 @@ export async function setCollectionMethod(
   });
 }
 
-async function assertUsableCard(tx: SqlTx, row: Row, now: DateTime): Promise<void> {
+async function assertUsableCard(ctx: Ctx, tx: SqlTx, row: Row, now: DateTime): Promise<void> {
   const refuse = (why: string) => {
     throw new CollectionMethodRefusal(
       "no_usable_card",
@@ -132,4 +135,15 @@ async function assertUsableCard(tx: SqlTx, row: Row, now: DateTime): Promise<voi
     select id from charges where subscription_id = ${row.id}::uuid and status = 'awaiting_payment'
       and amount_minor <> ${fixed} limit 1`;
   if (other) refuse(`its recurring card pays only ${fixed} minor units and charge ${other.id} differs`);
+  const next = await upcomingCharge(tx, row.id, {
+    taxRateBp: ctx.config.TAX_RATE_PERCENT,
+    usageGraceHours: ctx.config.USAGE_GRACE_HOURS,
+  });
+  if ("reason" in next) return;
+  if (next.usage !== null) refuse("its plan prices usage, which varies, and its card is a recurring one");
+  if (next.charge.amountMinor !== fixed) {
+    refuse(
+      `its recurring card pays only ${fixed} minor units and its next charge is ${next.charge.amountMinor}`,
+    );
+  }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createAddon, setSubscriptionAddon } from "../../../src/addons/index.js";
 import { processChargeBatch } from "../../../src/charging/index.js";
 import { startReEnrollment } from "../../../src/enrollment/index.js";
 import { type CollectionMethodRefusal, setCollectionMethod } from "../../../src/payment-links/index.js";
@@ -109,5 +110,43 @@ describe("switching collection methods", () => {
     await processChargeBatch(h.ctx, [charge!.id]);
     expect((await chargeRow(h, charge!.id)).status).toBe("paid");
     expect((await ledgerFor(h, charge!.id)).paid).toHaveLength(1);
+  });
+
+  it("refuses a recurring card once the next charge is not the amount it pays", async () => {
+    const { w } = world;
+    const { h } = w;
+    const sub = await subscribeByLink(h, { plan: { billing_mode: "recurring" } });
+    const { checkoutUrl } = await startReEnrollment(h.ctx, {
+      subscriptionId: sub.subscriptionId,
+      actor: "test",
+    });
+    await follow((await pay(h, checkoutUrl!)).redirect_url);
+    const toLink = {
+      subscriptionId: sub.subscriptionId,
+      method: "send_payment_link" as const,
+      actor: "test",
+    };
+    await setCollectionMethod(h.ctx, toLink);
+    // Paying by link, nothing fixes the amount: an add-on may be attached.
+    await createAddon(h.ctx, { code: "support", name: "Support", currency: "QAR", amount: "25.00" });
+    await setSubscriptionAddon(h.ctx, {
+      subscriptionId: sub.subscriptionId,
+      addon: "support",
+      quantity: 1,
+      actor: "test",
+    });
+
+    const toCard = {
+      subscriptionId: sub.subscriptionId,
+      method: "charge_automatically" as const,
+      actor: "test",
+    };
+    const refusal = await setCollectionMethod(h.ctx, toCard).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: "no_usable_card" } satisfies Partial<CollectionMethodRefusal>);
+    // 100.00 saved with the card; the next period is 100.00 plus the 25.00 add-on.
+    expect((refusal as Error).message).toContain(
+      "its recurring card pays only 10000 minor units and its next charge is 12500",
+    );
+    expect((await subscriptionOf(h, sub.subscriptionId)).collectionMethod).toBe("send_payment_link");
   });
 });
