@@ -10,6 +10,9 @@
  *   GATEWAY_SIM_CLOCK       "running" (default: follows real time and can still be moved through
  *                           /_sim/clock) or "frozen" (stands still until moved)
  *   GATEWAY_SIM_STATE_FILE  a JSON file keeping the state across restarts (default: memory only)
+ *   GATEWAY_SIM_RATE_LIMIT_PER_SECOND
+ *                           API calls a merchant may make in any one second (real time), for
+ *                           merchants created without a limit; beyond it, 429 (default: no limit)
  *   LOG_LEVEL               pino level (default info)
  */
 import { z } from "zod";
@@ -33,6 +36,7 @@ const envSchema = z.object({
     .optional(),
   GATEWAY_SIM_CLOCK: z.enum(["running", "frozen"]).default("running"),
   GATEWAY_SIM_STATE_FILE: z.string().min(1).optional(),
+  GATEWAY_SIM_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -57,6 +61,7 @@ const simulator = await startSimulator({
   logger,
   clock: new ControllableClock(undefined, { running: env.GATEWAY_SIM_CLOCK === "running" }),
   stateFile: env.GATEWAY_SIM_STATE_FILE,
+  rateLimitPerSecond: env.GATEWAY_SIM_RATE_LIMIT_PER_SECOND,
 }).catch((error: unknown) => {
   // One line saying what to fix (a busy port, a bad state file), without a stack trace.
   const failure =

@@ -9,6 +9,7 @@ import { FaultRegistry } from "./faults/fault-registry.js";
 import type { MerchantSettings } from "./merchants/merchant.js";
 import { MerchantStore } from "./merchants/merchant-store.js";
 import { PaymentStore } from "./payments/payment-store.js";
+import { RateLimits } from "./rate/rate-limits.js";
 import { IdFactory } from "./support/ids.js";
 import { SeededRandom } from "./support/random.js";
 import { TokenStore } from "./tokens/token-store.js";
@@ -31,6 +32,12 @@ export interface SimulatorOptions {
    * changes and on close. In memory only when absent.
    */
   stateFile?: string;
+  /**
+   * The rate limit (API calls per second of real time, see rate/) of merchants created without
+   * one, the default merchant included (`defaultMerchant.rateLimitPerSecond` overrides it for that
+   * one). No limit when absent or null.
+   */
+  rateLimitPerSecond?: number | null;
 }
 
 /** Where the state is saved, when a state file keeps it (see state/keep-state.ts). */
@@ -58,6 +65,10 @@ export class SimulatorCore {
   readonly delayed = new DelayedApplications();
   readonly invoices = new InvoiceStore();
   readonly catalogue: ProductCatalogue;
+  /** Each merchant's API calls in real time, against its rate limit. */
+  readonly rates = new RateLimits();
+  /** The rate limit of a merchant created without one. */
+  readonly defaultRateLimit: number | null;
   /** Aborted when the simulator closes, to cut short fault latencies. */
   readonly closing = new AbortController();
   publicUrl: string;
@@ -73,7 +84,17 @@ export class SimulatorCore {
     this.ids = new IdFactory(new SeededRandom(seed));
     // A separate stream for fault rolls, so adding a fault does not change the ids of a seeded run.
     this.faults = new FaultRegistry(new SeededRandom(seed ^ 0x9e3779b9));
-    this.merchants = new MerchantStore(this.ids, options.defaultApiKey, options.defaultMerchant);
+    this.defaultRateLimit = options.rateLimitPerSecond ?? null;
+    if (
+      this.defaultRateLimit !== null &&
+      !(Number.isSafeInteger(this.defaultRateLimit) && this.defaultRateLimit >= 1)
+    ) {
+      throw new RangeError(`rateLimitPerSecond must be a positive integer, got ${this.defaultRateLimit}`);
+    }
+    this.merchants = new MerchantStore(this.ids, options.defaultApiKey, {
+      rateLimitPerSecond: this.defaultRateLimit,
+      ...options.defaultMerchant,
+    });
     this.webhooks = new WebhookDispatcher(this.events, this.logger);
     this.catalogue = new ProductCatalogue(seed);
     this.publicUrl = options.publicUrl ?? "http://127.0.0.1";
@@ -110,6 +131,7 @@ export class SimulatorCore {
     this.delayed.replace([]);
     this.invoices.clear();
     this.catalogue.clear();
+    this.rates.clear();
   }
 
   close(): void {

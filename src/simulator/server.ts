@@ -1,6 +1,8 @@
 import type { ControllableClock } from "../clock/index.js";
 import { createSimulatorApp } from "./app.js";
-import type { SimulatorOptions } from "./core.js";
+import type { SimulatorCore, SimulatorOptions } from "./core.js";
+import type { MerchantAccount } from "./merchants/merchant.js";
+import type { RateCounters } from "./rate/rate-limits.js";
 
 export interface StartSimulatorOptions extends SimulatorOptions {
   /** 0 (the default) picks any free port. */
@@ -19,6 +21,10 @@ export interface RunningSimulator {
    * simulator whose state was lost, since a gateway never reissues an invoice id.
    */
   skipInvoiceIdsThrough(id: number): void;
+  /** A merchant's API calls (the default merchant's without a key) since its counters were reset. */
+  rateCounters(apiKey?: string): RateCounters;
+  /** Zeroes those counters; calls still in the window keep limiting. */
+  resetRateCounters(apiKey?: string): void;
   close(): Promise<void>;
 }
 
@@ -40,11 +46,20 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
       core.invoices.skipIdsThrough(id);
       core.changed();
     },
+    rateCounters: (apiKey) => core.rates.counters(merchantOf(core, apiKey)),
+    resetRateCounters: (apiKey) => core.rates.resetCounters(merchantOf(core, apiKey)),
     close: () => {
       closing ??= app.close();
       return closing;
     },
   };
+}
+
+function merchantOf(core: SimulatorCore, apiKey: string | undefined): MerchantAccount {
+  if (apiKey === undefined) return core.merchants.defaultMerchant;
+  const merchant = core.merchants.find(apiKey);
+  if (!merchant) throw new RangeError(`no merchant has the api_key ${apiKey}`);
+  return merchant;
 }
 
 /** A wildcard address is reached through loopback; IPv6 literals need brackets in a URL. */

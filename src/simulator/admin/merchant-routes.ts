@@ -18,7 +18,10 @@ export function registerMerchantRoutes(app: FastifyInstance, core: SimulatorCore
     const parsed = createMerchantSchema.safeParse(request.body ?? {});
     if (!parsed.success) return reply.code(400).send({ error: describeZodError(parsed.error) });
     try {
-      const merchant = core.merchants.create(settingsFromCreate(parsed.data), parsed.data.api_key);
+      const merchant = core.merchants.create(
+        settingsFromCreate(parsed.data, core.defaultRateLimit),
+        parsed.data.api_key,
+      );
       return reply.code(201).send({ api_key: merchant.apiKey });
     } catch (error) {
       if (error instanceof DuplicateApiKeyError) return reply.code(409).send({ error: error.message });

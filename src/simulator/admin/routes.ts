@@ -11,15 +11,17 @@ import { addProduct } from "../v1/products.js";
 import { isLedgerSection, ledger } from "./ledger.js";
 import { registerMerchantRoutes } from "./merchant-routes.js";
 import { registerTokenMintRoute } from "./mint-tokens.js";
+import { registerRateRoutes } from "./rate-routes.js";
 
 const clockSchema = z.union([
   z.object({ advance: z.string().min(1) }).strict(),
   z.object({ set: z.string().min(1) }).strict(),
 ]);
 
-/** The simulator-only /_sim/* routes: merchants, reset, clock, faults, ledger, products and cards. */
+/** The simulator-only /_sim/* routes: merchants and their rate counters, reset, clock, faults, ledger, products and cards. */
 export function registerAdminRoutes(app: FastifyInstance, core: SimulatorCore): void {
   registerMerchantRoutes(app, core);
+  registerRateRoutes(app, core);
   registerTokenMintRoute(app, core);
 
   app.post("/_sim/reset", async () => {

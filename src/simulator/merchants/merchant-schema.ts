@@ -27,6 +27,7 @@ const fields = {
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (GMT)")
     .nullable(),
+  rate_limit_per_second: z.number().int().min(1).nullable(),
 };
 
 export const createMerchantSchema = z.object({
@@ -40,6 +41,8 @@ export const createMerchantSchema = z.object({
   failure_url: fields.failure_url.default(null),
   webhook_url: fields.webhook_url.default(null),
   settlement_cutoff: fields.settlement_cutoff.default("20:00"),
+  // Left out, the simulator's default applies (settingsFromCreate); null asks for no limit.
+  rate_limit_per_second: fields.rate_limit_per_second.optional(),
   api_key: z.string().regex(GUID, "must be a GUID").optional(),
 });
 
@@ -60,11 +63,18 @@ export function toSettings(input: SnakeSettings): Partial<MerchantSettings> {
     failureUrl: input.failure_url,
     webhookUrl: input.webhook_url,
     settlementCutoff: input.settlement_cutoff,
+    rateLimitPerSecond: input.rate_limit_per_second,
   };
 }
 
-/** The full settings of a new merchant (the create schema has filled every default). */
-export function settingsFromCreate(input: z.output<typeof createMerchantSchema>): MerchantSettings {
+/**
+ * The full settings of a new merchant: the create schema has filled every default but the rate
+ * limit, which comes from the simulator's options (`defaultRateLimit`) when not sent.
+ */
+export function settingsFromCreate(
+  input: z.output<typeof createMerchantSchema>,
+  defaultRateLimit: number | null,
+): MerchantSettings {
   return {
     name: input.name,
     mode: input.mode,
@@ -76,5 +86,7 @@ export function settingsFromCreate(input: z.output<typeof createMerchantSchema>)
     failureUrl: input.failure_url,
     webhookUrl: input.webhook_url,
     settlementCutoff: input.settlement_cutoff,
+    rateLimitPerSecond:
+      input.rate_limit_per_second === undefined ? defaultRateLimit : input.rate_limit_per_second,
   };
 }

@@ -2,10 +2,12 @@ import type { SimMerchant } from "../types.js";
 
 /**
  * A simulator merchant account: the shared SimMerchant plus the simulator-only daily settlement
- * cutoff ("HH:MM" GMT, or null for a merchant whose payments never settle).
+ * cutoff ("HH:MM" GMT, or null for a merchant whose payments never settle) and rate limit (API
+ * calls admitted in any one second of real time, or null for no limit; see rate/).
  */
 export interface MerchantAccount extends SimMerchant {
   settlementCutoff: string | null;
+  rateLimitPerSecond: number | null;
 }
 
 export type MerchantSettings = Omit<MerchantAccount, "id" | "apiKey">;
@@ -23,6 +25,7 @@ export const DEFAULT_MERCHANT_SETTINGS: MerchantSettings = Object.freeze({
   failureUrl: null,
   webhookUrl: null,
   settlementCutoff: "20:00",
+  rateLimitPerSecond: null,
 });
 
 /** The merchant as /_sim/merchants shows it (snake_case, like the rest of the HTTP surface). */
@@ -40,5 +43,6 @@ export function merchantView(merchant: MerchantAccount) {
     failure_url: merchant.failureUrl,
     webhook_url: merchant.webhookUrl,
     settlement_cutoff: merchant.settlementCutoff,
+    rate_limit_per_second: merchant.rateLimitPerSecond,
   };
 }

@@ -50,6 +50,8 @@ const merchant = z.object({
   failureUrl: nullableText,
   webhookUrl: nullableText,
   settlementCutoff: nullableText,
+  // Files written before rate limits existed hold merchants without one.
+  rateLimitPerSecond: int.min(1).nullable().default(null),
 });
 
 const customer = z.object({ email: nullableText, name: nullableText, phone: nullableText });
