@@ -38,6 +38,8 @@
  *   BENCH_BATCH           charges per job (CHARGE_BATCH_SIZE, default 200)
  *   BENCH_IN_FLIGHT       gateway calls open at once per worker (CHARGE_MAX_IN_FLIGHT, default 256)
  *   BENCH_RATE            gateway calls started per second per worker (default 100000)
+ *   BENCH_GATEWAY_RATE    the merchant's rate limit in the simulator (429 past it) and the budget all
+ *                         workers share (GATEWAY_RATE_PER_SECOND); checked held (default: none)
  *   BENCH_LATENCY_MS      added latency of every GetnewPayment in the simulator (default 0)
  *   BENCH_PGBENCH_SECONDS length of the pgbench baseline (default 15; 0 skips it)
  *   BENCH_TICK_MS         how often the billing tick runs during the run (default 5000; the paid
@@ -67,6 +69,7 @@ import { createQueueSystem, QUEUE_NAMES } from "../src/queue/index.js";
 import { runBillingTick } from "../src/scheduler/index.js";
 import { machineBusyMs, pgCounters, postgresCpuMs, processCpuMs, redisCommands } from "./bench/counters.js";
 import { type Check, exactlyOnce } from "./bench/exactly-once.js";
+import { gatewayRate, limitGateway } from "./bench/gateway-rate.js";
 import { type LinkRun, linkChecks, payByLink } from "./bench/links.js";
 import { pgbenchTps } from "./bench/pgbench.js";
 import {
@@ -94,6 +97,7 @@ const env = z
     BENCH_BATCH: z.coerce.number().int().min(1).max(1000).default(200),
     BENCH_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(256),
     BENCH_RATE: z.coerce.number().int().min(1).default(100_000),
+    BENCH_GATEWAY_RATE: z.coerce.number().int().min(1).max(100_000).optional(),
     BENCH_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
     BENCH_PGBENCH_SECONDS: z.coerce.number().int().min(0).max(600).default(15),
     BENCH_TICK_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
@@ -154,6 +158,9 @@ async function main() {
     CHARGE_BATCH_SIZE: String(env.BENCH_BATCH),
     CHARGE_MAX_IN_FLIGHT: String(env.BENCH_IN_FLIGHT),
     CHARGE_RATE_PER_SECOND: String(env.BENCH_RATE),
+    ...(env.BENCH_GATEWAY_RATE === undefined
+      ? {}
+      : { GATEWAY_RATE_PER_SECOND: String(env.BENCH_GATEWAY_RATE) }),
     LOG_LEVEL: "silent",
   };
   const config = loadConfig(engineEnv);
@@ -205,6 +212,8 @@ async function main() {
         }),
       });
     }
+
+    if (env.BENCH_GATEWAY_RATE !== undefined) await limitGateway(sim.url, sim.apiKey, env.BENCH_GATEWAY_RATE);
 
     let workersLine: string;
     let stopWorkers: () => Promise<string>;
@@ -284,6 +293,11 @@ async function main() {
       if (paidCount < due) await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const seconds = (performance.now() - start) / 1000;
+    // Before the link and usage phases, which call the gateway too.
+    const budget =
+      env.BENCH_GATEWAY_RATE === undefined
+        ? undefined
+        : await gatewayRate(sim.url, sim.apiKey, env.BENCH_GATEWAY_RATE, seconds);
     const workerCpuAfter = await workerCpu();
     const rssLine = await stopWorkers();
     const emptyTickStart = performance.now();
@@ -311,7 +325,7 @@ async function main() {
     let usage: UsageRun | undefined;
     try {
       // The card charges' checks first, on the database as the charging window left it.
-      checks.push(...(await exactlyOnce(sim.url, checkDb, due)));
+      checks.push(...(await exactlyOnce(sim.url, checkDb, due)), ...(budget?.checks ?? []));
       if (env.BENCH_LINK_SUBSCRIPTIONS > 0) {
         process.stdout.write(
           `paying ${env.BENCH_LINK_SUBSCRIPTIONS} subscriptions by link (link → checkout → return)…\n`,
@@ -408,6 +422,7 @@ async function main() {
         `per charge:           ${figures.statements} statements${after.pg.statements === undefined ? " (pg_stat_statements not loaded)" : ""}, ${figures.commits} commits, ${figures.redis_commands} Redis commands`,
         rssLine,
         `ticks:                first ${figures.first_tick_ms} ms (billed and handed out ${due}), empty ${figures.empty_tick_ms} ms`,
+        ...(budget ? [budget.line] : []),
         links
           ? `link charges:         ${links.chargeIds.length} paid link → checkout → return in ${links.paySeconds.toFixed(2)} s (subscribed in ${links.subscribeSeconds.toFixed(2)} s, links sent in ${links.sendSeconds.toFixed(2)} s; after the window, in none of its figures)`
           : "link charges:         skipped (BENCH_LINK_SUBSCRIPTIONS=0)",

@@ -1,8 +1,12 @@
+import { allowedRate, DEFAULT_RECOVER_MS, type Slowdown, slowedDown } from "./throttle.js";
+
 /**
  * Rule: a charge worker process has at most `maxInFlight` gateway calls open at once, and starts at
  * most `ratePerSecond` of them per second toward the merchant account it is configured with (a
  * token bucket holding one second's worth, so a fresh batch may start a second's worth at once).
- * Both bound this process; K worker processes allow K times as much. Waiters are served in order.
+ * Both bound this process; K worker processes allow K times as much (a budget for the whole
+ * deployment is shared-limiter.ts). A 429 from the gateway halves the rate, which then recovers
+ * (throttle.ts). Waiters are served in order.
  *
  * Calls are taken BEFORE their attempts are claimed (`take`, then claim, then send at once), so a
  * committed attempt never waits in line for the gateway: the time from its row to its call stays
@@ -21,9 +25,23 @@ export interface GatewayLimiter {
   take(max: number, atLeast?: number): Promise<number>;
   /** Gives back calls taken (finished, or not needed after all). */
   give(count: number): void;
+  /**
+   * As take, for a wave whose attempts are claimed before they go out: `sending` is called once
+   * they go, so a shared budget dates them when they reach the gateway, not when reserved.
+   */
+  wave(max: number, atLeast?: number): Promise<Wave>;
   /** Takes one call, runs it and gives it back when it settles. */
   run<T>(call: () => Promise<T>): Promise<T>;
+  /** The gateway answered "too many requests": slow down, then recover. */
+  throttled(): void;
 }
+
+export interface Wave {
+  readonly count: number;
+  sending(): Promise<void>;
+}
+
+const NOTHING_TO_DATE = async () => undefined;
 
 export interface GatewayLimits {
   readonly maxInFlight: number;
@@ -32,8 +50,10 @@ export interface GatewayLimits {
 
 export const UNLIMITED: GatewayLimiter = {
   take: async (max) => max,
+  wave: async (max) => ({ count: max, sending: NOTHING_TO_DATE }),
   give: () => undefined,
   run: (call) => call(),
+  throttled: () => undefined,
 };
 
 interface Waiter {
@@ -55,11 +75,15 @@ export function createGatewayLimiter(
   let tokens = ratePerSecond;
   let refilledAt = now();
   let timer: NodeJS.Timeout | undefined;
+  let slowdown: Slowdown | null = null;
+  let rate = ratePerSecond;
   const waiting: Waiter[] = [];
 
   const refill = () => {
     const at = now();
-    tokens = Math.min(ratePerSecond, tokens + ((at - refilledAt) * ratePerSecond) / 1000);
+    rate = allowedRate(ratePerSecond, slowdown, at, DEFAULT_RECOVER_MS);
+    if (rate === ratePerSecond) slowdown = null;
+    tokens = Math.min(rate, tokens + ((at - refilledAt) * rate) / 1000);
     refilledAt = at;
   };
 
@@ -68,7 +92,7 @@ export function createGatewayLimiter(
     while (
       waiting.length > 0 &&
       maxInFlight - inFlight >= waiting[0]!.atLeast &&
-      tokens >= waiting[0]!.atLeast
+      tokens >= Math.min(waiting[0]!.atLeast, rate)
     ) {
       const waiter = waiting.shift()!;
       const count = Math.min(waiter.max, maxInFlight - inFlight, Math.floor(tokens));
@@ -84,7 +108,7 @@ export function createGatewayLimiter(
           timer = undefined;
           pump();
         },
-        Math.ceil(((next.atLeast - tokens) * 1000) / ratePerSecond),
+        Math.ceil(((Math.min(next.atLeast, rate) - tokens) * 1000) / rate),
       );
     }
   };
@@ -103,6 +127,9 @@ export function createGatewayLimiter(
       inFlight -= count;
       pump();
     },
+    async wave(max, atLeast) {
+      return { count: await limiter.take(max, atLeast), sending: NOTHING_TO_DATE };
+    },
     async run(call) {
       await limiter.take(1);
       try {
@@ -110,6 +137,12 @@ export function createGatewayLimiter(
       } finally {
         limiter.give(1);
       }
+    },
+    throttled() {
+      refill();
+      slowdown = slowedDown(ratePerSecond, slowdown, refilledAt, DEFAULT_RECOVER_MS);
+      rate = slowdown.rate;
+      tokens = Math.min(tokens, rate);
     },
   };
   return limiter;

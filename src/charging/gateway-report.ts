@@ -16,7 +16,8 @@ import {
  * | (GatewayDeclinedError)                                 |                |                   |
  * | -7 (no recurring or autosave payment for the token)    | token_unusable | no                |
  * | other negative result, 4xx, bad credentials            | rejected       | no                |
- * | 429, or a connection that was never made               | not_sent       | no                |
+ * | 429 (too many requests: refused before processing)      | throttled      | no                |
+ * | a connection that was never made                       | not_sent       | no                |
  * | timeout, 5xx, dropped or unreadable reply, unknown code| unknown        | maybe: reconcile  |
  * | result 0 without them (it may have been paid)          | unknown        | maybe: reconcile  |
  *
@@ -30,10 +31,13 @@ export type GatewayReport =
   | { readonly kind: "token_unusable"; readonly code: string; readonly description: string }
   | { readonly kind: "rejected"; readonly code: string; readonly description: string }
   | { readonly kind: "not_sent"; readonly description: string }
+  | { readonly kind: "throttled"; readonly description: string }
   | { readonly kind: "unknown"; readonly description: string };
 
 /** Legacy result "Not Found: no recurring or autosave payment exists … with the request parameter". */
 export const TOKEN_NOT_FOUND_CODE = -7;
+
+const TOO_MANY_REQUESTS = 429;
 
 export function reportFromReply(reply: GetNewPaymentResult): GatewayReport {
   return { kind: "approved", transactionId: reply.transactionId, authCode: reply.authCode || null };
@@ -54,6 +58,7 @@ export function reportFromError(error: unknown): GatewayReport {
     return { kind: "token_unusable", code, description };
   }
   if (error.outcomeUnknown) return { kind: "unknown", description };
+  if (error.httpStatus === TOO_MANY_REQUESTS) return { kind: "throttled", description };
   if (error.retryable) return { kind: "not_sent", description };
   return { kind: "rejected", code, description };
 }

@@ -8,8 +8,8 @@ import {
   type QueueSource,
 } from "../queue/index.js";
 import { ChargeBatchRetryError, ChargeNotFoundError } from "./errors.js";
-import { createGatewayLimiter } from "./gateway-limiter.js";
 import { createChargeFlusher, processChargeBatch } from "./process-charge-batch.js";
+import { processLimiter } from "./process-limiter.js";
 import type { ChargeResult } from "./result.js";
 
 /**
@@ -54,8 +54,8 @@ export interface ChargeWorkerOptions {
 
 /**
  * The charge worker: a thin job around processChargeBatch, reading a shared billing clock fresh
- * first (one job, one instant). The process's gateway limiter and outcome flusher are shared by
- * all its jobs. When any
+ * first (one job, one instant). The process's gateway limiter (with the deployment's shared
+ * budget, process-limiter.ts) and outcome flusher are shared by all its jobs. When any
  * charge of the batch must be tried again (an unknown outcome, the gateway not reached, an attempt
  * still in flight elsewhere, an error), the job throws so BullMQ retries the whole batch with the
  * queue's exponential backoff and jitter: the charges that finished are skipped by their state, and
@@ -65,9 +65,9 @@ export interface ChargeWorkerOptions {
 export function startChargeWorker(ctx: EngineContext, options: ChargeWorkerOptions): BillingWorker {
   const quiet = options.quietPeriodMs === undefined ? {} : { quietPeriodMs: options.quietPeriodMs };
   const maxInFlight = options.maxInFlight ?? ctx.config.CHARGE_MAX_IN_FLIGHT;
-  const limiter = createGatewayLimiter({ maxInFlight, ratePerSecond: options.ratePerSecond });
+  const { limiter, close } = processLimiter(ctx, { maxInFlight, ratePerSecond: options.ratePerSecond });
   const flusher = createChargeFlusher(ctx, { flushMs: ctx.config.CHARGE_FLUSH_MS, maxGroup: maxInFlight });
-  return ctx.queues.worker(
+  const worker = ctx.queues.worker(
     QUEUE_NAMES.charges,
     async ({ chargeIds }) => {
       await refreshClock(ctx.clock);
@@ -84,6 +84,11 @@ export function startChargeWorker(ctx: EngineContext, options: ChargeWorkerOptio
     },
     { concurrency: options.concurrency },
   );
+  // The shared budget's connection closes with the worker, once its jobs are done.
+  worker.on("closed", () => {
+    close().catch((err: unknown) => ctx.logger.warn({ err }, "closing the shared gateway budget failed"));
+  });
+  return worker;
 }
 
 /** What the job returns (BullMQ keeps it for dashboards until the job is removed). */

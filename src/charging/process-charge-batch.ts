@@ -4,14 +4,14 @@ import type { EngineContext } from "../context/index.js";
 import { cancelOrphanedCharge } from "./cancel-orphaned-charge.js";
 import { claimBatch } from "./claim-batch.js";
 import { ChargeNotFoundError } from "./errors.js";
-import { type GatewayLimiter, UNLIMITED } from "./gateway-limiter.js";
+import { type GatewayLimiter, UNLIMITED, type Wave } from "./gateway-limiter.js";
 import { type ChargeSnapshot, loadCharges } from "./load-charges.js";
 import { createOutcomeFlusher, type OutcomeFlusher } from "./outcome-flusher.js";
 import { defaultQuietPeriodMs } from "./quiet-period.js";
 import { readiness } from "./readiness.js";
 import { reconcileAttempt } from "./reconcile.js";
 import { type ChargeResult, skipped } from "./result.js";
-import { type BatchSink, type SendableAttempt, sendBatch } from "./send-batch.js";
+import { type BatchSink, type SendableAttempt, type SentRound, sendBatch } from "./send-batch.js";
 import { sendPaymentLinks } from "./send-payment-links.js";
 import { type OutcomeInput, settleBatch } from "./settle-batch.js";
 import { settleUnusableToken } from "./settle-unusable-token.js";
@@ -74,6 +74,12 @@ export function createChargeFlusher(
 
 /** Charges claimed together at the least, when that many are waiting: fewer, larger claims. */
 const MIN_WAVE = 32;
+
+/**
+ * Rounds a job sends charges the gateway throttled (429) again, each once the slowed limiter lets
+ * it; past them the charges stay due and the next tick hands them out again, the job still done.
+ */
+const THROTTLED_ROUNDS = 3;
 
 export interface BatchResult extends BatchSink {}
 
@@ -150,7 +156,7 @@ async function reconcileOpen(run: Run, open: readonly ChargeSnapshot[]): Promise
   return released;
 }
 
-async function attempt(run: Run, snapshots: readonly ChargeSnapshot[]): Promise<void> {
+async function attempt(run: Run, snapshots: readonly ChargeSnapshot[], round = 0): Promise<void> {
   if (snapshots.length === 0) return;
   let queue = (await Promise.all(snapshots.map((snapshot) => prepare(run, snapshot)))).filter(
     (send) => send !== null,
@@ -159,18 +165,40 @@ async function attempt(run: Run, snapshots: readonly ChargeSnapshot[]): Promise<
     run.flusher ??
     createChargeFlusher(run.ctx, { flushMs: run.flushMs, maxGroup: Math.max(1, queue.length) });
   // In waves: as many charges as the limiter lets start now are claimed together and sent at once.
-  const sending: Promise<string[]>[] = [];
+  const sending: Promise<SentRound>[] = [];
   while (queue.length > 0) {
-    const taken = await run.limiter.take(queue.length, Math.min(queue.length, MIN_WAVE));
-    const wave = queue.slice(0, taken);
-    queue = queue.slice(taken);
+    const taken = await run.limiter.wave(queue.length, Math.min(queue.length, MIN_WAVE));
+    const wave = queue.slice(0, taken.count);
+    queue = queue.slice(taken.count);
     const sends = await claimWave(run, wave);
-    run.limiter.give(taken - sends.length);
-    sending.push(sendBatch(run.ctx, sends, { limiter: run.limiter, flusher }, run.sink));
+    run.limiter.give(taken.count - sends.length);
+    sending.push(send(run, sends, taken, flusher));
   }
-  const refused = (await Promise.all(sending)).flat();
+  const rounds = await Promise.all(sending);
+  const refused = rounds.flatMap((sent) => sent.refused);
+  const throttled = rounds.flatMap((sent) => sent.throttled);
   // -7: the card was marked unusable and the charge is due again; the unusable-card path ends it.
-  await attempt(run, [...(await load(run, refused)).values()]);
+  await attempt(run, [...(await load(run, refused)).values()], round);
+  if (round + 1 < THROTTLED_ROUNDS) {
+    await attempt(run, [...(await load(run, throttled)).values()], round + 1);
+  } else {
+    for (const id of throttled) run.sink.results.set(id, skipped(id, "gateway_throttled"));
+  }
+}
+
+/** Sends a claimed wave once the limiter has dated it; a budget that cannot be told does not stop it. */
+async function send(
+  run: Run,
+  sends: readonly SendableAttempt[],
+  wave: Wave,
+  flusher: ChargeFlusher,
+): Promise<SentRound> {
+  if (sends.length > 0) {
+    await wave.sending().catch((err: unknown) => {
+      run.ctx.logger.warn({ err }, "could not date a wave in the shared gateway budget");
+    });
+  }
+  return sendBatch(run.ctx, sends, { limiter: run.limiter, flusher }, run.sink);
 }
 
 async function claimWave(run: Run, wave: readonly Prepared[]): Promise<SendableAttempt[]> {

@@ -15,6 +15,7 @@ import type { GatewayReport } from "./gateway-report.js";
  * | found, PENDING                     | any            | wait, counted; at the limit: needs review      |
  * | CheckStatus failed                 | any            | wait, counted; at the limit: needs review      |
  * | CheckStatus failed, breaker open   | any            | wait; not counted                              |
+ * | CheckStatus throttled (429)        | any            | wait; not counted (it was not asked)           |
  *
  * "Not found" means no money moved only once the gateway has had time to finish anything it
  * received: a request still being processed when we ask is not found yet. So it is trusted only
@@ -30,7 +31,9 @@ import type { GatewayReport } from "./gateway-report.js";
  */
 export type StatusLookup =
   | { readonly kind: "lookup"; readonly result: PaymentLookup }
-  | { readonly kind: "failed"; readonly description: string };
+  | { readonly kind: "failed"; readonly description: string }
+  /** The gateway refused to answer for now (429): nothing was learnt, and nothing is wrong. */
+  | { readonly kind: "throttled"; readonly description: string };
 
 export interface ReconcileInput {
   readonly lookup: StatusLookup;
@@ -60,6 +63,9 @@ export function decideReconcile(input: ReconcileInput): ReconcileDecision {
   const inconclusive = (why: string): ReconcileDecision =>
     reconcileTries + 1 >= maxTries ? { kind: "needs_review", why } : { kind: "wait", counted: true, why };
 
+  if (lookup.kind === "throttled") {
+    return { kind: "wait", counted: false, why: `CheckStatus throttled: ${lookup.description}` };
+  }
   if (lookup.kind === "failed") {
     const why = `CheckStatus failed: ${lookup.description}`;
     if (input.breakerOpen === true)

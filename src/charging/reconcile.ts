@@ -1,6 +1,7 @@
 import { firstLateCheckSeconds } from "../billing/index.js";
 import { recordGatewaySignal } from "../breaker/index.js";
 import type { EngineContext } from "../context/index.js";
+import { GatewayError } from "../gateway/index.js";
 import { countReconcile } from "../metrics/index.js";
 import { AttemptInFlightError, ChargeOutcomeUnknownError } from "./errors.js";
 import type { OpenAttempt } from "./load-charges.js";
@@ -24,6 +25,7 @@ export type Reconciled =
   | { readonly kind: "released" };
 
 const ACTOR = "reconciler";
+const TOO_MANY_REQUESTS = 429;
 
 /** CheckStatus on an orderId; a failure to ask is an answer too (`failed`), never thrown. */
 export async function lookUpStatus(
@@ -33,6 +35,9 @@ export async function lookUpStatus(
   try {
     return { kind: "lookup", result: await ctx.gateway.legacy.checkStatus({ orderId }) };
   } catch (err) {
+    if (err instanceof GatewayError && err.httpStatus === TOO_MANY_REQUESTS) {
+      return { kind: "throttled", description: err.message };
+    }
     ctx.logger.warn({ err, orderId }, "CheckStatus failed while reconciling");
     return { kind: "failed", description: err instanceof Error ? err.message : String(err) };
   }

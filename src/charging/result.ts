@@ -47,7 +47,9 @@ export type ChargeResult =
  * - awaiting_customer: the charge waits for its payment link to be paid (payment-links/);
  * - link_sent: the subscription pays by link; this call sent the link instead of charging a card;
  * - card_refused_once: the gateway refused the card (-7) for the first time; it is asked again
- *   after TOKEN_REFUSAL_CONFIRM_SECONDS before the card is retired.
+ *   after TOKEN_REFUSAL_CONFIRM_SECONDS before the card is retired;
+ * - gateway_throttled: the gateway answered 429 each time this job sent it; it waits, due, for the
+ *   next tick to hand it out.
  */
 export type SkipReason =
   | "settled"
@@ -59,7 +61,8 @@ export type SkipReason =
   | "collection_paused"
   | "awaiting_customer"
   | "link_sent"
-  | "card_refused_once";
+  | "card_refused_once"
+  | "gateway_throttled";
 
 export function skipped(chargeId: string, reason: SkipReason): ChargeResult {
   return { kind: "skipped", chargeId, reason };

@@ -25,6 +25,8 @@ import type { OutcomeInput } from "./settle-batch.js";
  * | rejected       | (-1, unauthorized: released like not_sent, it is about our key)|                      |
  * | unknown        | the attempt is marked unknown, to be reconciled                | ChargeOutcomeUnknown |
  * | not_sent       | the attempt is released (no money moved), due again at once    | GatewayNotReached    |
+ * | throttled      | (429) released the same way, and the limiter slows down; the   | sent round again     |
+ * |                | job sends it again once the limiter lets it (no failed job)    |                      |
  * | token_unusable | first -7 for the card: released, due again after                | skipped              |
  * |                | TOKEN_REFUSAL_CONFIRM_SECONDS; the next one: released, and the |                      |
  * |                | card marked unusable                                           | sent round again     |
@@ -35,7 +37,8 @@ import type { OutcomeInput } from "./settle-batch.js";
  * (CollectionPausedError), so no card is retired and no charge condemned for the gateway's fault.
  *
  * Each charge is on its own: one failing (a reply that cannot be recorded) fails only that charge.
- * Charges whose card the gateway refused with -7 are returned, for the unusable-card path.
+ * Charges whose card the gateway refused with -7 are returned, for the unusable-card path, and
+ * those it refused as too many requests, to be sent again.
  */
 export interface SendableAttempt {
   readonly attempt: RecordedAttempt;
@@ -43,6 +46,13 @@ export interface SendableAttempt {
   readonly kind: "recurring" | "autosave";
   readonly amount: Money;
   readonly paymentMethodId: string;
+}
+
+export interface SentRound {
+  /** Refused with -7: their card is now unusable. */
+  readonly refused: string[];
+  /** Refused with 429: released, due again. */
+  readonly throttled: string[];
 }
 
 export interface BatchSink {
@@ -61,8 +71,8 @@ export async function sendBatch(
   sends: readonly SendableAttempt[],
   via: { readonly limiter: GatewayLimiter; readonly flusher: OutcomeFlusher<OutcomeInput, ChargeResult> },
   sink: BatchSink,
-): Promise<string[]> {
-  const refused: string[] = [];
+): Promise<SentRound> {
+  const round: SentRound = { refused: [], throttled: [] };
   await Promise.all(
     sends.map(async (send) => {
       const { chargeId } = send.attempt;
@@ -78,15 +88,16 @@ export async function sendBatch(
         } finally {
           via.limiter.give(1);
         }
+        if (report.kind === "throttled") via.limiter.throttled();
         const routed = await route(ctx, send, report, via.flusher);
-        if (routed === "refused") refused.push(chargeId);
+        if (routed === "refused" || routed === "throttled") round[routed].push(chargeId);
         else sink.results.set(chargeId, routed);
       } catch (error) {
         sink.failures.set(chargeId, error);
       }
     }),
   );
-  return refused;
+  return round;
 }
 
 async function route(
@@ -94,7 +105,7 @@ async function route(
   send: SendableAttempt,
   report: GatewayReport,
   flusher: OutcomeFlusher<OutcomeInput, ChargeResult>,
-): Promise<ChargeResult | "refused"> {
+): Promise<ChargeResult | "refused" | "throttled"> {
   const { attempt } = send;
   const release = {
     chargeId: attempt.chargeId,
@@ -131,6 +142,10 @@ async function route(
     }
     case "not_sent":
       return notSent(ctx, release, "not_sent", report.description);
+    case "throttled":
+      // The gateway refused before processing: no money moved, and no dunning attempt is counted.
+      await releaseAttempt(ctx, { ...release, code: "429", description: report.description });
+      return "throttled";
     case "token_unusable": {
       const { paused } = await recordGatewaySignal(ctx, "token_refused", send.paymentMethodId);
       if (paused) return hold(ctx, release, report);

@@ -32,7 +32,9 @@ export interface DeclineCheckInput {
 }
 
 export function decideDeclineCheck({ lookup, quiet }: DeclineCheckInput): DeclineCheck {
-  if (lookup.kind === "failed") return { kind: "hold", why: `CheckStatus failed: ${lookup.description}` };
+  if (lookup.kind !== "lookup") {
+    return { kind: "hold", why: `CheckStatus ${lookup.kind}: ${lookup.description}` };
+  }
   const { result } = lookup;
   if (!result.found) {
     return quiet

@@ -227,6 +227,12 @@ export const envSchema = z.object({
   CHARGE_MAX_IN_FLIGHT: int(1, 10_000).default(256),
   CHARGE_RATE_PER_SECOND: int(1, 100_000).default(5_000),
   CHARGE_FLUSH_MS: int(0, 10_000).default(50),
+  // The merchant account's contract with the gateway, for the whole deployment (every worker
+  // process on every machine shares it through Redis: charging/shared-limiter.ts). Unset: none.
+  GATEWAY_RATE_PER_SECOND: int(1, 100_000).optional(),
+  GATEWAY_MAX_IN_FLIGHT: int(1, 100_000).optional(),
+  // The sliding window the shared rate is kept over: a second plus a margin for calls on their way.
+  GATEWAY_RATE_WINDOW_MS: int(1_000, 10_000).default(1_100),
   CHARGE_REDISPATCH_AFTER_SECONDS: int(1, 86_400).default(600),
   RECONCILE_MAX_TRIES: int(1, 100).default(5),
   // The gateway circuit breaker (src/breaker): systemic failure stops collection; 0 turns a signal off.

@@ -174,15 +174,30 @@ export function createLegacyClient(settings: LegacyClientSettings): LegacyClient
 
 /**
  * Reads `result` from any legacy reply. Without one, the HTTP status decides: an error status is
- * classified as such, a success status with an unreadable body is a bad reply.
+ * classified as such, a success status with an unreadable body is a bad reply. A 429 (too many
+ * requests: refused before processing) is that whatever error body comes with it; one whose body
+ * says the payment succeeded contradicts itself, so it is a bad reply: its outcome is unknown and
+ * CheckStatus settles it.
  */
 function readEnvelope(operation: GatewayOperation, reply: GatewayReply): LegacyAnswer {
   const body = normaliseKeys(reply.body);
   const envelope = legacyEnvelope.safeParse(body);
+  const raw = reply.json ? reply.body : reply.text;
+  if (reply.status === 429) {
+    const saysPaid =
+      envelope.success && envelope.data.result.kind === "code" && envelope.data.result.code === 1;
+    if (!saysPaid) throw gatewayErrorFrom({ kind: "http-status", operation, httpStatus: 429, raw });
+    throw gatewayErrorFrom({
+      kind: "bad-reply",
+      operation,
+      httpStatus: 429,
+      description: "HTTP 429 (refused) with a body saying result 1 (paid)",
+      raw,
+    });
+  }
   if (reply.json && envelope.success) {
     return { operation, result: envelope.data.result, body, envelope: envelope.data, reply };
   }
-  const raw = reply.json ? reply.body : reply.text;
   if (reply.status >= 400) {
     throw gatewayErrorFrom({ kind: "http-status", operation, httpStatus: reply.status, raw });
   }

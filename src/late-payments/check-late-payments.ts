@@ -49,7 +49,8 @@ export async function checkLatePayments(ctx: Ctx, options: { batchSize: number }
 
   for (const row of due) {
     const lookup = await lookUpStatus(ctx, row.order_id);
-    if (lookup.kind === "failed") break;
+    // Unreachable or throttled: the rest waits for the next tick.
+    if (lookup.kind !== "lookup") break;
     counts.checked += 1;
     const log = { chargeId: row.charge_id, orderId: row.order_id };
     const { result } = lookup;

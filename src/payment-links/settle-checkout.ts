@@ -31,7 +31,7 @@ type Ctx = Pick<EngineContext, "db" | "clock" | "gateway" | "logger" | "vault" |
 
 export async function settleCheckout(ctx: Ctx, attempt: CheckoutAttempt): Promise<CheckoutOutcome> {
   const lookup = await lookUpStatus(ctx, attempt.orderId);
-  if (lookup.kind === "failed") return "unavailable";
+  if (lookup.kind !== "lookup") return "unavailable";
   const { result } = lookup;
   if (!result.found || result.payment.state === "PENDING") return "pending";
   const { payment } = result;

@@ -24,6 +24,12 @@ export {
 } from "./enqueue.js";
 export { queueSystemOptionsFromConfig } from "./from-config.js";
 export {
+  type BudgetLimits,
+  createGatewayBudget,
+  type Reservation,
+  type SharedBudget,
+} from "./gateway-budget.js";
+export {
   type Closable,
   type GracefulShutdownOptions,
   gracefulShutdown,

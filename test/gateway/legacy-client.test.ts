@@ -312,6 +312,27 @@ describe("legacy GetnewPayment", () => {
     });
   });
 
+  it.each([
+    ["an error body", { status: "error", error: { error_code: "429", description: "Too Many Requests" } }],
+    ["a negative result", { result: -10 }],
+    ["no body at all", ""],
+  ])("reads a 429 with %s as refused before processing: nothing moved", async (_name, body) => {
+    gateway.on(`${V3}/GetnewPayment`, { status: 429, json: body });
+    const error = await failure(
+      gateway.client().legacy.getNewPayment({ cardToken: CARD_TOKEN, orderId: "o-1" }),
+    );
+    expect(error).toBeInstanceOf(GatewayUnavailableError);
+    expect(error).toMatchObject({ httpStatus: 429, outcomeUnknown: false, retryable: true });
+  });
+
+  it("reads a 429 whose body says paid as an unknown outcome, for CheckStatus to settle", async () => {
+    gateway.on(`${V3}/GetnewPayment`, { status: 429, json: { result: 1, transactionId: "T-9" } });
+    const error = await failure(
+      gateway.client().legacy.getNewPayment({ cardToken: CARD_TOKEN, orderId: "o-2" }),
+    );
+    expect(error).toMatchObject({ httpStatus: 429, outcomeUnknown: true });
+  });
+
   it("charges a recurring token under our orderId without an amount", async () => {
     gateway.on(`${V3}/GetnewPayment`, {
       json: { result: 1, transactionId: "T-4", authcode: "A", mode: "Test" },

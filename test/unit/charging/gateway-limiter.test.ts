@@ -97,4 +97,16 @@ describe("the gateway limiter", () => {
     expect(() => createGatewayLimiter({ maxInFlight: 0, ratePerSecond: 10 })).toThrow(/maxInFlight/);
     expect(() => createGatewayLimiter({ maxInFlight: 1, ratePerSecond: 0.5 })).toThrow(/ratePerSecond/);
   });
+
+  it("halves its rate on a 429, then climbs back to it", async () => {
+    let now = 0;
+    const limiter = createGatewayLimiter({ maxInFlight: 1_000, ratePerSecond: 100 }, () => now);
+    limiter.throttled();
+    // A second's worth at half the rate, no more.
+    expect(await limiter.take(100)).toBe(50);
+    limiter.give(50);
+    // Ten seconds later the rate is whole again, and so is a second's worth.
+    now = 10_000;
+    expect(await limiter.take(100)).toBe(100);
+  });
 });

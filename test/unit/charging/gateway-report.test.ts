@@ -56,10 +56,20 @@ describe("what a GetnewPayment call reports", () => {
   });
 
   it.each([
-    ["a 429", { kind: "http-status", operation: op, httpStatus: 429 }],
     ["a connection never made", { kind: "network", operation: op, sent: false, description: "ECONNREFUSED" }],
   ] as const)("not_sent: %s", (_name, failure) => {
     expect(reportFromError(gatewayErrorFrom(failure))).toMatchObject({ kind: "not_sent" });
+  });
+
+  it("throttled, nothing moved: a 429 (too many requests), whatever its body says", () => {
+    expect(
+      reportFromError(gatewayErrorFrom({ kind: "http-status", operation: op, httpStatus: 429 })),
+    ).toMatchObject({ kind: "throttled" });
+    expect(
+      reportFromError(
+        gatewayErrorFrom({ kind: "http-status", operation: op, httpStatus: 429, errorCode: "rate_limited" }),
+      ),
+    ).toMatchObject({ kind: "throttled" });
   });
 
   it.each([

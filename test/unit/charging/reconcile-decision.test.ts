@@ -78,6 +78,19 @@ describe("reconciling an attempt whose outcome is unknown", () => {
     },
   );
 
+  it.each([
+    [0, 5],
+    [4, 5],
+    [0, 1],
+  ])(
+    "a throttled CheckStatus (429) waits uncounted (tries %i of %i): nothing was asked",
+    (reconcileTries, maxTries) => {
+      expect(
+        decide({ lookup: { kind: "throttled", description: "HTTP 429" }, reconcileTries, maxTries }),
+      ).toEqual({ kind: "wait", counted: false, why: "CheckStatus throttled: HTTP 429" });
+    },
+  );
+
   it("while the circuit breaker is open, an answer is acted on as ever", () => {
     const open = { breakerOpen: true, reconcileTries: 4, maxTries: 5 };
     expect(decide({ ...open, lookup: found("SUCCESS") })).toMatchObject({ kind: "settle" });

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { startChargeWorker } from "../../../src/charging/index.js";
+import type { BillingWorker } from "../../../src/queue/index.js";
+import { runBillingTick } from "../../../src/scheduler/index.js";
+import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
+import { type CardSubscription, chargesOf, collections, createSubscription, eventually } from "./fixtures.js";
+
+/**
+ * The gateway's rate limit, through the simulator (a strict 1-second sliding window per merchant,
+ * answering 429 past it): with the deployment's shared budget, two worker processes together never
+ * pass it; without one, its 429s slow the worker down and every charge is still paid exactly once.
+ */
+let h: EngineHarness | undefined;
+const workers: BillingWorker[] = [];
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((worker) => worker.close()));
+  await h?.close();
+  h = undefined;
+});
+
+async function subscriptions(engine: EngineHarness, count: number): Promise<CardSubscription[]> {
+  const made: CardSubscription[] = [];
+  for (let i = 0; i < count; i += 1) made.push(await createSubscription(engine, { amountMinor: 10_000 }));
+  return made;
+}
+
+/** Ticks until every subscription's one charge is paid (a tick hands out what is due again). */
+async function allPaid(engine: EngineHarness, subs: readonly CardSubscription[]) {
+  await eventually(async () => {
+    await runBillingTick(engine.ctx, { batchSize: 500 });
+    const statuses = await Promise.all(
+      subs.map(async (sub) => (await chargesOf(engine, sub.subscriptionId))[0]?.status),
+    );
+    expect(statuses.filter((status) => status !== "paid")).toEqual([]);
+  }, 60_000);
+}
+
+/** Every card was charged once: one payment per subscription in the simulator's ledger. */
+async function eachPaidOnce(engine: EngineHarness, subs: readonly CardSubscription[]) {
+  const counts = await Promise.all(
+    subs.map(async (sub) => (await collections(engine, sub.cardToken)).length),
+  );
+  expect(counts.every((count) => count === 1)).toBe(true);
+}
+
+/**
+ * Limits the simulator's merchant from now on. Its window is real time and still holds the setup's
+ * calls (saving each card), so the test waits that one second out before the engine calls.
+ */
+async function limitGateway(engine: EngineHarness, perSecond: number) {
+  await engine.simAdmin("PATCH", `/_sim/merchants/${engine.sim.defaultApiKey}`, {
+    rate_limit_per_second: perSecond,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  engine.sim.resetRateCounters();
+}
+
+describe("the gateway's rate limit", () => {
+  it("is never passed by two workers sharing the deployment's budget", async () => {
+    const engine = await createEngineHarness({
+      env: { GATEWAY_RATE_PER_SECOND: "20", GATEWAY_MAX_IN_FLIGHT: "8" },
+    });
+    h = engine;
+    const subs = await subscriptions(engine, 60);
+    await limitGateway(engine, 20);
+    for (let i = 0; i < 2; i += 1) {
+      workers.push(startChargeWorker(engine.ctx, { concurrency: 4, ratePerSecond: 1_000 }));
+    }
+    await allPaid(engine, subs);
+    const counters = engine.sim.rateCounters();
+    expect(counters).toMatchObject({ accepted: 60, refused: 0 });
+    expect(counters.maxInWindow).toBeLessThanOrEqual(20);
+    await eachPaidOnce(engine, subs);
+  });
+
+  it("slows a worker without a shared budget down on 429s, and still charges each card once", async () => {
+    const engine = await createEngineHarness();
+    h = engine;
+    const subs = await subscriptions(engine, 40);
+    await limitGateway(engine, 10);
+    workers.push(startChargeWorker(engine.ctx, { concurrency: 4, ratePerSecond: 1_000 }));
+    await allPaid(engine, subs);
+    const counters = engine.sim.rateCounters();
+    expect(counters.refused).toBeGreaterThan(0);
+    expect(counters.accepted).toBe(40);
+    await eachPaidOnce(engine, subs);
+  });
+});

@@ -1,0 +1,83 @@
+import { randomBytes } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { type BudgetLimits, createGatewayBudget, type SharedBudget } from "../../src/queue/index.js";
+import { REDIS_URL } from "../support/engine.js";
+
+/**
+ * The shared gateway budget on the local Redis, each test under a prefix of its own: two budgets
+ * with the same account are two worker processes (on one machine or two) sharing it.
+ */
+const opened: SharedBudget[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((budget) => budget.close()));
+});
+
+const LIMITS: BudgetLimits = {
+  ratePerSecond: null,
+  maxInFlight: null,
+  windowMs: 1_000,
+  leaseMs: 60_000,
+  recoverMs: 10_000,
+};
+
+function processes(count: number, limits: Partial<BudgetLimits>): SharedBudget[] {
+  const prefix = `t_${randomBytes(5).toString("hex")}`;
+  const made = Array.from({ length: count }, () =>
+    createGatewayBudget({ redisUrl: REDIS_URL, prefix, account: "acct", limits: { ...LIMITS, ...limits } }),
+  );
+  opened.push(...made);
+  return made;
+}
+
+describe("the shared gateway budget", () => {
+  it("grants no more than the rate within the window, whoever asks", async () => {
+    const [a, b] = processes(2, { ratePerSecond: 50 });
+    expect(await a!.reserve(30, 1, 0)).toMatchObject({ granted: 30, waitMs: 0 });
+    expect(await b!.reserve(30, 1, 0)).toMatchObject({ granted: 20, waitMs: 0 });
+    const refused = await a!.reserve(10, 1, 0);
+    expect(refused.granted).toBe(0);
+    // The first reservation leaves the window a second after it was made.
+    expect(refused.waitMs).toBeGreaterThan(900);
+    expect(refused.waitMs).toBeLessThanOrEqual(1_000);
+  });
+
+  it("grants a wave whole or not at all below atLeast", async () => {
+    const [a, b] = processes(2, { ratePerSecond: 50 });
+    await a!.reserve(40, 1, 0);
+    expect((await b!.reserve(32, 32, 0)).granted).toBe(0);
+    expect((await b!.reserve(32, 5, 0)).granted).toBe(10);
+  });
+
+  it("keeps the calls open across processes under the cap, and frees them when handed back", async () => {
+    const [a, b] = processes(2, { maxInFlight: 10 });
+    expect((await a!.reserve(8, 1, 0)).granted).toBe(8);
+    expect((await b!.reserve(5, 1, 0)).granted).toBe(2);
+    expect((await b!.reserve(5, 1, 0)).granted).toBe(0);
+    await a!.giveBack(6);
+    // b hands back its 2 and asks again in one round trip.
+    expect((await b!.reserve(10, 1, 2)).granted).toBe(8);
+  });
+
+  it("drops the share of a process that stopped calling once its lease runs out", async () => {
+    const [dead, alive] = processes(2, { maxInFlight: 4, leaseMs: 300 });
+    expect((await dead!.reserve(4, 1, 0)).granted).toBe(4);
+    expect((await alive!.reserve(4, 1, 0)).granted).toBe(0);
+    const deadline = Date.now() + 5_000;
+    let granted = 0;
+    while (granted === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      granted = (await alive!.reserve(4, 1, 0)).granted;
+    }
+    expect(granted).toBe(4);
+  });
+
+  it("halves the rate for everyone on a 429, then lets it climb back", async () => {
+    const [a, b] = processes(2, { ratePerSecond: 40, recoverMs: 60_000 });
+    expect(await a!.throttled()).toBe(20);
+    // Recovery over a minute adds under one call in the next few ms: b sees about half.
+    const granted = (await b!.reserve(40, 1, 0)).granted;
+    expect(granted).toBeGreaterThanOrEqual(20);
+    expect(granted).toBeLessThan(25);
+    expect(await b!.throttled()).toBeLessThanOrEqual(12);
+  });
+});
