@@ -8,7 +8,8 @@
  *   services     charging, scheduler, enrollment, invoicing, refunds, cancellation, coupons, dunning,
  *                customers, plans, events, webhooks, apikeys, imports, late-payments, payment-links, breaker, ops,
  *                health, pricing, plan-changes, portal, notices, customer-documents, usage, entitlements,
- *                addons, one-off-charges, upcoming, usage-billing
+ *                addons, one-off-charges, upcoming, usage-billing, resources (the public shape of charges
+ *                and subscriptions, which the API and webhooks both present)
  *   edges        http, api, cli, runtime, app (the composition root)
  * The gateway simulator is a product of its own beside the engine: it may use foundations and the
  * domain, never the engine's services or edges, and the engine never imports it except at the edges
@@ -19,7 +20,7 @@ const DOMAIN = "^src/billing/";
 const INFRASTRUCTURE = "^src/(db|gateway|queue|infra)/";
 const CONTEXT = "^src/context/";
 const SERVICES =
-  "^src/(charging|scheduler|enrollment|invoicing|refunds|cancellation|coupons|dunning|customers|plans|events|webhooks|apikeys|imports|late-payments|breaker|ops|portal|health|pricing|plan-changes|payment-links|notices|documents|messages|customer-documents|usage|entitlements|addons|one-off-charges|upcoming|usage-billing)/";
+  "^src/(charging|scheduler|enrollment|invoicing|refunds|cancellation|coupons|dunning|customers|plans|events|webhooks|apikeys|imports|late-payments|breaker|ops|portal|health|pricing|plan-changes|payment-links|notices|documents|messages|customer-documents|usage|entitlements|addons|one-off-charges|upcoming|usage-billing|resources)/";
 const EDGES = "^src/(http|api|cli|runtime|app)/";
 const SIMULATOR = "^src/simulator/";
 

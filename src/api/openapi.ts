@@ -2,11 +2,13 @@ import fastifySwagger, { type SwaggerTransform, type SwaggerTransformObject } fr
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { webhookPathItems } from "./openapi-webhooks.js";
 
 /**
- * The OpenAPI document of the merchant API, generated from the routes' zod schemas, at
- * /openapi.json, and Swagger UI at /docs. The UI's assets come from the @fastify/swagger-ui
- * package itself (nothing from a CDN) and its validator badge is off, so /docs works offline.
+ * The OpenAPI document of the merchant API, generated from the routes' zod schemas, with the
+ * webhooks the engine sends (openapi-webhooks.ts), at /openapi.json, and Swagger UI at /docs. The
+ * UI's assets come from the @fastify/swagger-ui package itself (nothing from a CDN) and its
+ * validator badge is off, so /docs works offline.
  * Both are public: the document describes the API, it grants nothing.
  */
 
@@ -46,6 +48,15 @@ const optionalEmptyBodies: SwaggerTransformObject = (documentObject) => {
   return document;
 };
 
+/**
+ * The document's one server: the public URL's path alone ("/", or a proxy's prefix such as
+ * "/billing"), which a client resolves against the address it loaded the document from. An
+ * absolute URL broke Swagger UI's "Try it out" whenever the page was opened at another address
+ * than the one named (the banner's http://127.0.0.1:PORT against http://localhost:PORT): a
+ * cross-origin call the API does not allow.
+ */
+export const apiServerUrl = (publicUrl: string): string => new URL(publicUrl).pathname;
+
 export function registerOpenApi(app: FastifyInstance, publicUrl: string): void {
   app.register(fastifySwagger, {
     openapi: {
@@ -56,13 +67,20 @@ export function registerOpenApi(app: FastifyInstance, publicUrl: string): void {
         description:
           "Plans, customers, subscriptions, charges, refunds, receipts and credit notes, invoices, dunning, customer messages and webhook endpoints. " +
           "Authenticate with `Authorization: Bearer <API key>`. Errors are RFC 9457 problem+json. " +
-          "POST requests accept an `Idempotency-Key` header (replayed for 24 hours).",
+          "POST requests accept an `Idempotency-Key` header (replayed for 24 hours). " +
+          "`webhooks` lists the signed events POSTed to your webhook endpoints.",
       },
-      servers: [{ url: publicUrl }],
+      servers: [
+        {
+          url: apiServerUrl(publicUrl),
+          description: "This engine, at the address this document was loaded from",
+        },
+      ],
       components: {
         securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "A bk_… API key" } },
       },
       security: [{ apiKey: [] }],
+      webhooks: webhookPathItems(),
     },
     transform: merchantRoutesOnly,
     transformObject: optionalEmptyBodies,

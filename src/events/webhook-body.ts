@@ -6,7 +6,11 @@ import type { WebhookEventType } from "./types.js";
  * recorded so that every retry sends the same bytes' worth of facts:
  *
  *   { "id": "evt_42", "type": "charge.succeeded", "created_at": "2025-01-01T00:00:00.000Z",
- *     "data": { "subscription_id": "…", "charge_id": "…", … } }
+ *     "data": { "object": { "object": "charge", … }, "subscription_id": "…", "charge_id": "…", … } }
+ *
+ * `data.object`, the charge or subscription a charge.* or subscription.* event is about, is not
+ * built here: the dispatcher adds it when the delivery first goes out (src/webhooks/attach-objects.ts),
+ * which keeps recording, the charge path, free of reads.
  *
  * `id` is stable across retries, so receivers deduplicate on it (delivery is at least once).
  */

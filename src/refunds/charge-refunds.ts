@@ -1,7 +1,7 @@
 import { inArray } from "drizzle-orm";
 // The module itself, not the billing index: CLI reads (`billing charges list`) load this.
 import { type ChargeRefund, chargeRefund, type RefundFact } from "../billing/refund-state.js";
-import type { Db } from "../db/index.js";
+import type { Db, Tx } from "../db/index.js";
 import { refunds } from "../db/schema/index.js";
 
 /**
@@ -9,7 +9,7 @@ import { refunds } from "../db/schema/index.js";
  * query (refunds_charge_idx). A charge without a refund reads as never refunded.
  */
 export async function chargeRefunds(
-  db: Db,
+  db: Db | Tx,
   chargeIds: readonly string[],
 ): Promise<(chargeId: string) => ChargeRefund> {
   const rows =

@@ -12,8 +12,10 @@ export interface WebhookContext {
   /** The billing clock: when a delivery is due and when it was delivered. */
   clock: Clock;
   logger: Logger;
-  /** Seals endpoint signing secrets at rest and opens them to sign (see secrets.ts). */
+  /** Seals endpoint signing secrets at rest and opens them to sign (see secrets.ts); signs payment links. */
   vault: TokenVault;
+  /** Where customers reach our server: the payment link a charge object carries (attach-objects.ts). */
+  publicUrl: string;
   /** WEBHOOK_ALLOWED_HOSTS: where endpoints may be although internal (see address-policy.ts). */
   config: Pick<Config, "WEBHOOK_ALLOWED_HOSTS">;
   /** Injectable for tests; defaults to the system resolver. */

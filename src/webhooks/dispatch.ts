@@ -1,5 +1,6 @@
 import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
-import { webhookDeliveries } from "../db/schema/index.js";
+import { events, webhookDeliveries } from "../db/schema/index.js";
+import { attachEventObjects, objectSubjectColumns } from "./attach-objects.js";
 import type { WebhookContext } from "./context.js";
 import { type DeliveryOutcome, deliverWebhook } from "./deliver.js";
 
@@ -33,6 +34,9 @@ export interface DispatchResult {
  * the due rows between them instead of enqueuing the same ones, and rows being claimed by a
  * delivery right now are left to it. Inline sends happen after that transaction commits:
  * deliverWebhook claims the row itself, and would otherwise wait on this transaction's lock.
+ *
+ * Before they are handed out, the batch's charge and subscription events get their object
+ * (attach-objects.ts), in the same transaction: it is in the payload before any job can send it.
  */
 export async function dispatchDueWebhooks(
   ctx: WebhookContext,
@@ -44,8 +48,9 @@ export async function dispatchDueWebhooks(
   const now = ctx.clock.now().toJSDate();
   const due = await ctx.db.transaction(async (tx) => {
     const rows = await tx
-      .select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts })
+      .select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts, ...objectSubjectColumns })
       .from(webhookDeliveries)
+      .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
       .where(
         and(
           eq(webhookDeliveries.status, "pending"),
@@ -55,7 +60,8 @@ export async function dispatchDueWebhooks(
       )
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
       .limit(limit)
-      .for("update", { skipLocked: true });
+      .for("update", { of: webhookDeliveries, skipLocked: true });
+    await attachEventObjects(tx, ctx, rows);
     if (enqueue) {
       for (const row of rows) await enqueue({ deliveryId: row.id, attempt: row.attempts + 1 });
     }

@@ -1,6 +1,7 @@
 /**
  * Outgoing webhooks to the merchant's own endpoints. Events are put in the outbox by recordEvent
- * (src/events); from there this module signs, sends, retries and reports them.
+ * (src/events); from there this module adds the object a charge or subscription event carries
+ * (attach-objects.ts), signs, sends, retries and reports them.
  */
 
 export {
@@ -51,6 +52,16 @@ export {
   type NotifyExpiringOptions,
   notifyExpiringPaymentMethods,
 } from "./expiring-payment-methods.js";
+export { type ObjectKind, objectKindOf } from "./object-kinds.js";
+export {
+  type ChargeObject,
+  chargeEventSchema,
+  chargeObjectSchema,
+  otherEventSchema,
+  type SubscriptionObject,
+  subscriptionEventSchema,
+  subscriptionObjectSchema,
+} from "./object-schemas.js";
 export { webhookAttemptJobId, webhookEnqueuer, webhookJobProcessor } from "./queue.js";
 export {
   DEFAULT_WEBHOOK_RETRY_POLICY,

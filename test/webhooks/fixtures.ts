@@ -9,6 +9,7 @@ import {
   type EndpointContext,
   listWebhookEndpoints,
   type ResolveHost,
+  type WebhookContext,
 } from "../../src/webhooks/index.js";
 import { seedCustomerAndPlan } from "../db/fixtures.js";
 
@@ -24,8 +25,17 @@ export const RECEIVER_HOSTS = ["127.0.0.1"];
 export const TEST_VAULT = createTokenVault({ currentKeyId: "test", currentKey: randomBytes(32) });
 
 /** What creating endpoints (and, with a clock and logger, delivering) needs, without real DNS. */
-export function webhookTestContext(db: Db, allowedHosts: string[] = []): Required<EndpointContext> {
-  return { db, config: { WEBHOOK_ALLOWED_HOSTS: allowedHosts }, resolve: resolvePublic, vault: TEST_VAULT };
+export function webhookTestContext(
+  db: Db,
+  allowedHosts: string[] = [],
+): Required<EndpointContext> & Pick<WebhookContext, "publicUrl"> {
+  return {
+    db,
+    config: { WEBHOOK_ALLOWED_HOSTS: allowedHosts },
+    resolve: resolvePublic,
+    vault: TEST_VAULT,
+    publicUrl: "https://billing.example",
+  };
 }
 
 /** Disables every endpoint (failing their pending deliveries), so each test starts with none. */

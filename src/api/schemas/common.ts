@@ -1,30 +1,11 @@
 import { z } from "zod";
-import { toDecimalString } from "../../money/index.js";
 import { PROBLEM_CONTENT_TYPE, problemSchema } from "../problem.js";
 
-/** Shapes shared by every resource: money, timestamps, ids, list pages and error replies. */
-
-export const moneySchema = z
-  .object({
-    amount: z.string().describe('Decimal string with the currency\'s decimals, e.g. "100.00"'),
-    amount_minor: z.number().int().describe("The same amount in minor units (fils for QAR)"),
-    currency: z.string().length(3).describe("ISO 4217 code"),
-  })
-  .meta({ id: "Money" });
-
-export type MoneyBody = z.infer<typeof moneySchema>;
-
-export function presentMoney(minor: number, currency: string): MoneyBody {
-  return { amount: toDecimalString(minor, currency), amount_minor: minor, currency };
-}
-
-export const timestamp = z.iso.datetime().describe("ISO 8601, UTC");
-
-export function iso(value: Date): string;
-export function iso(value: Date | null): string | null;
-export function iso(value: Date | null): string | null {
-  return value === null ? null : value.toISOString();
-}
+/**
+ * Shapes shared by every resource: money, timestamps, ids, list pages and error replies. Money and
+ * timestamps live in src/resources, which webhooks share; they are re-exported here for the routes.
+ */
+export { iso, moneySchema, presentMoney, timestamp } from "../../resources/shapes.js";
 
 export const idParams = z.object({ id: z.uuid() });
 

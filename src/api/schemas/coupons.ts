@@ -1,29 +1,9 @@
 import { z } from "zod";
-import { COUPON_DURATIONS, DISCOUNT_TYPES } from "../../billing/index.js";
-import type { LiveDiscount, StoredCoupon } from "../../coupons/index.js";
-import { iso, moneySchema, pageOf, pageQuery, presentMoney, timestamp } from "./common.js";
+import type { StoredCoupon } from "../../coupons/index.js";
+import { couponTermsShape, presentTerms } from "../../resources/discount.js";
+import { iso, pageOf, pageQuery, timestamp } from "./common.js";
 
-/** Coupons, and the discount a subscription holds from one. */
-
-/** What a coupon takes off each period it covers: a percent, or an amount in one currency. */
-const couponTermsShape = {
-  discount_type: z.enum(DISCOUNT_TYPES),
-  percent_off: z.number().int().nullable().describe("Whole percent (percentage coupons)"),
-  amount_off: moneySchema.nullable().describe("Taken off each period's price (fixed coupons)"),
-  duration: z.enum(COUPON_DURATIONS),
-  duration_periods: z.number().int().nullable().describe("How many periods (repeating only)"),
-};
-
-function presentTerms(coupon: StoredCoupon) {
-  const { terms } = coupon;
-  return {
-    discount_type: terms.type,
-    percent_off: terms.type === "percentage" ? terms.percentOff : null,
-    amount_off: terms.type === "fixed" ? presentMoney(terms.amountOffMinor, terms.currency) : null,
-    duration: coupon.duration,
-    duration_periods: coupon.durationPeriods,
-  };
-}
+/** Coupons; the discount a subscription holds from one is src/resources/discount.ts. */
 
 export const couponSchema = z
   .object({
@@ -63,30 +43,6 @@ export const couponPage = pageOf(couponSchema);
 export const couponParams = z.object({
   id: z.string().min(1).max(100).describe("The coupon's id, or its code"),
 });
-
-export const discountSchema = z
-  .object({
-    id: z.uuid(),
-    coupon_id: z.uuid(),
-    coupon_code: z.string(),
-    ...couponTermsShape,
-    periods_applied: z.number().int().describe("Periods this discount has already been taken off"),
-    applied_at: timestamp,
-  })
-  .meta({ id: "Discount" });
-
-export type DiscountBody = z.infer<typeof discountSchema>;
-
-export function presentDiscount(discount: LiveDiscount): DiscountBody {
-  return {
-    id: discount.id,
-    coupon_id: discount.coupon.id,
-    coupon_code: discount.coupon.code,
-    ...presentTerms(discount.coupon),
-    periods_applied: discount.periodsApplied,
-    applied_at: iso(discount.appliedAt),
-  };
-}
 
 export const applyDiscountBody = z.strictObject({
   coupon: z

@@ -1,8 +1,12 @@
 import { z } from "zod";
-import { COLLECTION_METHODS, MAX_QUANTITY, SUBSCRIPTION_STATES, storableText } from "../../billing/index.js";
-import type { EventRow, SubscriptionView } from "../services/subscriptions.js";
+import { MAX_QUANTITY, SUBSCRIPTION_STATES, storableText } from "../../billing/index.js";
+import { collectionMethodField, subscriptionSchema } from "../../resources/subscription.js";
+import type { EventRow } from "../services/subscriptions.js";
 import { iso, pageLimit, pageOf, pageQuery, problemReplies, timestamp } from "./common.js";
-import { applyDiscountBody, discountSchema, presentDiscount } from "./coupons.js";
+import { applyDiscountBody } from "./coupons.js";
+
+/** The subscription itself is src/resources/subscription.ts, which webhooks share; re-exported here. */
+export { presentSubscription, subscriptionSchema } from "../../resources/subscription.js";
 
 /** Units of a plan a subscription holds (seats). */
 export const quantityField = z
@@ -10,54 +14,6 @@ export const quantityField = z
   .int({ error: "quantity must be a whole number" })
   .min(1, { error: "quantity must be at least 1" })
   .max(MAX_QUANTITY, { error: `quantity must be at most ${MAX_QUANTITY}` });
-
-const collectionMethodField = z.enum(COLLECTION_METHODS, {
-  error: `collection_method must be one of ${COLLECTION_METHODS.join(", ")}`,
-});
-
-export const subscriptionSchema = z
-  .object({
-    id: z.uuid(),
-    customer_id: z.uuid(),
-    plan_id: z.uuid(),
-    quantity: z
-      .number()
-      .int()
-      .describe("Units of the plan (seats): a period costs the plan's price model at this quantity"),
-    status: z.enum(SUBSCRIPTION_STATES),
-    timezone: z.string().describe("IANA zone in which period boundaries fall"),
-    collection_method: collectionMethodField.describe(
-      "How its charges are collected: charge_automatically (the saved card) or send_payment_link (each charge goes to the customer as a payment link)",
-    ),
-    current_period_start: timestamp.nullable(),
-    current_period_end: timestamp.nullable(),
-    next_billing_at: timestamp.nullable(),
-    trial_end: timestamp.nullable(),
-    cancel_at_period_end: z.boolean(),
-    credit_minor: z
-      .number()
-      .int()
-      .describe(
-        "Owed to the customer in minor units of the plan's currency (a downgrade's unused time); taken off the next charges first",
-      ),
-    canceled_at: timestamp.nullable(),
-    paused_at: timestamp.nullable(),
-    ended_reason: z.string().nullable(),
-    discount: discountSchema
-      .nullable()
-      .describe("The live discount, taken off each period's charge while it lasts; null when none"),
-    scheduled_plan_change: z
-      .object({ id: z.uuid(), to_plan_id: z.uuid(), to_quantity: z.number().int(), effective_at: timestamp })
-      .nullable()
-      .describe(
-        "A plan change scheduled for the end of the period (change-plan with at_period_end); null when none",
-      ),
-    created_at: timestamp,
-    updated_at: timestamp,
-  })
-  .meta({ id: "Subscription" });
-
-export type SubscriptionBody = z.infer<typeof subscriptionSchema>;
 
 /** The replies of an action on a subscription, which answers with the subscription afterwards. */
 export const subscriptionActionReplies = {
@@ -67,36 +23,6 @@ export const subscriptionActionReplies = {
   409: problemReplies[409],
   422: problemReplies[422],
 };
-
-export function presentSubscription(row: SubscriptionView): SubscriptionBody {
-  return {
-    id: row.id,
-    customer_id: row.customerId,
-    plan_id: row.planId,
-    quantity: row.quantity,
-    status: row.status,
-    timezone: row.timezone,
-    collection_method: row.collectionMethod,
-    current_period_start: iso(row.currentPeriodStart),
-    current_period_end: iso(row.currentPeriodEnd),
-    next_billing_at: iso(row.nextBillingAt),
-    trial_end: iso(row.trialEnd),
-    cancel_at_period_end: row.cancelAtPeriodEnd,
-    credit_minor: row.creditMinor,
-    canceled_at: iso(row.canceledAt),
-    paused_at: iso(row.pausedAt),
-    ended_reason: row.endedReason,
-    discount: row.discount ? presentDiscount(row.discount) : null,
-    scheduled_plan_change: row.scheduledPlanChange && {
-      id: row.scheduledPlanChange.id,
-      to_plan_id: row.scheduledPlanChange.toPlanId,
-      to_quantity: row.scheduledPlanChange.toQuantity,
-      effective_at: iso(row.scheduledPlanChange.effectiveAt),
-    },
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
-  };
-}
 
 export const subscriptionListQuery = pageQuery.extend({
   status: z.enum(SUBSCRIPTION_STATES).optional(),

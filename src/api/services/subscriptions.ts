@@ -1,63 +1,21 @@
-import { and, asc, eq, gt, inArray, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, type SQL } from "drizzle-orm";
 import type { SubscriptionState } from "../../billing/index.js";
-// The module itself, not the coupons index: a read (`billing subscriptions list`) loads what it
-// reads, not the redemption services and what they import (cancellation, queues, the gateway).
-import { type LiveDiscount, liveDiscounts } from "../../coupons/live-discount.js";
 import type { Db } from "../../db/index.js";
 import { afterCursor } from "../../db/keyset.js";
-import { events, planChanges, subscriptions } from "../../db/schema/index.js";
+import { events, subscriptions } from "../../db/schema/index.js";
+import { type SubscriptionView, subscriptionViews } from "../../resources/subscription-rows.js";
 import { notFound } from "../problem.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
 
 /** Reads of subscriptions and their event log for the merchant API. */
 
-export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
-export interface ScheduledPlanChange {
-  id: string;
-  toPlanId: string;
-  toQuantity: number;
-  effectiveAt: Date;
-}
-
-/** A subscription as it is shown: its row, its live discount and its scheduled plan change. */
-export type SubscriptionView = SubscriptionRow & {
-  discount: LiveDiscount | null;
-  scheduledPlanChange: ScheduledPlanChange | null;
-};
-
-async function scheduledPlanChanges(
-  db: Db,
-  ids: readonly string[],
-): Promise<Map<string, ScheduledPlanChange>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({
-      id: planChanges.id,
-      subscriptionId: planChanges.subscriptionId,
-      toPlanId: planChanges.toPlanId,
-      toQuantity: planChanges.toQuantity,
-      effectiveAt: planChanges.effectiveAt,
-    })
-    .from(planChanges)
-    .where(and(inArray(planChanges.subscriptionId, [...ids]), eq(planChanges.status, "scheduled")));
-  return new Map(rows.map(({ subscriptionId, ...change }) => [subscriptionId, change]));
-}
-
-async function withExtras(db: Db, rows: SubscriptionRow[]): Promise<SubscriptionView[]> {
-  const ids = rows.map((row) => row.id);
-  const [discounts, changes] = await Promise.all([liveDiscounts(db, ids), scheduledPlanChanges(db, ids)]);
-  return rows.map((row) => ({
-    ...row,
-    discount: discounts.get(row.id) ?? null,
-    scheduledPlanChange: changes.get(row.id) ?? null,
-  }));
-}
+export type { SubscriptionView } from "../../resources/subscription-rows.js";
 
 export async function findSubscription(db: Db, id: string): Promise<SubscriptionView> {
   const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id));
   if (!row) throw notFound("subscription", id);
-  const [view] = await withExtras(db, [row]);
+  const [view] = await subscriptionViews(db, [row]);
   return view!;
 }
 
@@ -79,7 +37,7 @@ export async function listSubscriptions(db: Db, filter: SubscriptionFilter): Pro
     .orderBy(asc(subscriptions.createdAt), asc(subscriptions.id))
     .limit(filter.limit + 1);
   const page = toPage(rows, filter.limit);
-  return { ...page, data: await withExtras(db, page.data) };
+  return { ...page, data: await subscriptionViews(db, page.data) };
 }
 
 /** The subscription's history, oldest first (the log's own order); the cursor is an event id. */
