@@ -31,7 +31,6 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { createApiKey } from "../src/apikeys/index.js";
 import { exitWhenFlushed } from "../src/cli/exit.js";
-import { findFreePort } from "../src/infra/index.js";
 import { type DemoEngine, startDemoEngine } from "../src/runtime/demo/engine.js";
 import type { LoadPlan, LoadResult } from "./bench/http-load.js";
 
@@ -172,8 +171,7 @@ try {
   engine = await startDemoEngine({
     name: "bench-http",
     start: new Date().toISOString(),
-    // Any free port for the in-process simulator: the default one may be another run's.
-    env: { GATEWAY_SIM_PORT: String(await findFreePort()), ...settings },
+    env: settings,
   });
   const url = new URL(engine.engine.url);
   if (url.hostname !== "127.0.0.1") throw new Error(`the engine listens on ${url.host}, not on loopback`);

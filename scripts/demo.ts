@@ -1,9 +1,11 @@
 /**
  * `npm run demo`: the engine on the zero-config setup, in this process, with its own embedded
  * PostgreSQL in a temporary directory (a user's .data is never touched) and the simulator
- * in-process. Nine customers save simulated cards through the hosted checkout (one of them a team
- * paying per seat, one an app paying for its API calls) and one, whose Qatar debit card cannot pay
- * recurring payments, subscribes by payment link; the billing clock moves through three months (to
+ * in-process; of the caller's environment only the port settings are taken (PORT, HOST,
+ * GATEWAY_SIM_PORT, EMBEDDED_POSTGRES_PORT; each unset is a free port: src/runtime/demo/ports.ts).
+ * Nine customers save simulated cards through the hosted checkout (one of them a team paying per
+ * seat, one an app paying for its API calls) and one, whose Qatar debit card cannot pay recurring
+ * payments, subscribes by payment link; the billing clock moves through three months (to
  * each instant the engine has work due, running the billing tick and waiting for the workers), the
  * link customer pays each month's link through the hosted checkout, the team grows from 3 seats to
  * 5, the app reports its calls, and a summary says what was charged on time, paid by link,

@@ -40,6 +40,17 @@ function fieldErrors(issues: readonly ZodIssueLike[], context: string | undefine
   });
 }
 
+/**
+ * No body at all, or an empty one (json-body.ts), where the route requires one: said so, rather
+ * than zod's "expected object, received null" about a body the client never sent.
+ */
+const refusesMissingBody = (
+  issues: readonly ZodIssueLike[],
+  context: string | undefined,
+  request: FastifyRequest,
+): boolean =>
+  context === "body" && request.body == null && issues.every((issue) => issue.instancePath === "/");
+
 /** "Unsupported Media Type" → "unsupported_media_type". */
 function snakeCase(text: string): string {
   return text
@@ -55,6 +66,9 @@ export function toProblem(error: unknown, request: FastifyRequest): ApiProblem |
     // Path parameters are ids; an id that cannot exist is simply not found.
     if (error.validationContext === "params") {
       return new ApiProblem(404, "not_found", "Resource not found", `nothing at ${request.url}`);
+    }
+    if (refusesMissingBody(error.validation, error.validationContext, request)) {
+      return validationFailed([{ field: "body", location: "body", message: "a JSON body is required" }]);
     }
     return validationFailed(fieldErrors(error.validation, error.validationContext));
   }

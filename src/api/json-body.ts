@@ -4,18 +4,25 @@ import { ApiProblem, type FieldError, validationFailed } from "./problem.js";
 /**
  * Rule: a /v1 JSON body is read as UTF-8 or refused, and a key that could reach an object's
  * prototype (`__proto__`, or `constructor` holding `prototype`) is refused by name, with its path.
+ * An empty body is no body, whatever its content type says.
  *
  * Fastify's own parser decodes the bytes leniently, so text from a Latin-1 client was stored as
  * replacement characters (201), and it answers a prototype key as "not valid JSON", naming nothing.
  * This parser, for the /v1 scope only (the portal's and back office's forms keep theirs), reads the
- * raw bytes with a fatal decoder and names each offending key; malformed or empty JSON is refused
- * with Fastify's own errors, as before.
+ * raw bytes with a fatal decoder and names each offending key; malformed JSON is refused with
+ * Fastify's own error, as before.
+ *
+ * Many clients (fetch wrappers, Swagger UI, `curl -H 'content-type: application/json' -X POST`)
+ * send the JSON content type on every request, bodiless ones included. Fastify refused those as
+ * "Body cannot be empty", even on actions whose body is optional; an empty body is now handed on
+ * as null, exactly as a request without one, so each route's schema decides: an optional body
+ * passes, a required one is refused naming `body` (errors.ts).
  */
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export async function parseJsonBody(_request: FastifyRequest, body: Buffer): Promise<unknown> {
-  if (body.length === 0) throw new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY();
+  if (body.length === 0) return null;
   let text: string;
   try {
     text = utf8.decode(body);

@@ -4,6 +4,7 @@ import { releaseRedemption } from "../coupons/index.js";
 import { enrollments, subscriptions } from "../db/schema/index.js";
 import { EVENT_TYPES, recordEvent } from "../events/index.js";
 import { GatewayError } from "../gateway/index.js";
+import { verificationNote } from "./checkout-note.js";
 import { EnrollmentCheckoutError } from "./errors.js";
 import { ENROLLMENT_EVENTS } from "./events.js";
 import type { CustomerRow, EnrollmentRow } from "./records.js";
@@ -18,8 +19,9 @@ export interface OpenCheckoutOptions {
 /**
  * Asks the gateway for the hosted checkout of a committed enrollment and stores its URL. The
  * checkout saves the card and returns the money at once (isVoid): a recurring token for plans
- * of fixed price (isRecurring), an autosave token when the amount varies (autoSave=yes). The
- * enrollment id is the orderId, which is how callbacks find the enrollment again.
+ * of fixed price (isRecurring), an autosave token when the amount varies (autoSave=yes), with a note
+ * telling the customer so (checkout-note.ts). The enrollment id is the orderId, which is how
+ * callbacks find the enrollment again.
  *
  * No transaction is open during the call. When it gives no URL, EnrollmentCheckoutError is thrown
  * after the enrollment is closed as far as the gateway's answer allows (see enroll.ts): a refusal
@@ -35,13 +37,15 @@ export async function openCheckout(
 ): Promise<string> {
   let checkoutUrl: string;
   try {
+    const amount = { minor: enrollment.amountMinor, currency: enrollment.currency };
     ({ checkoutUrl } = await ctx.gateway.legacy.addTransaction({
-      amount: { minor: enrollment.amountMinor, currency: enrollment.currency },
+      amount,
       orderId: enrollment.id,
       customerEmail: customer.email,
       ...(customer.name === null ? {} : { customerName: customer.name }),
       ...(customer.phone === null ? {} : { customerPhone: customer.phone }),
       lang: enrollment.language,
+      note: verificationNote(amount, enrollment.language),
       ...(enrollment.kind === "recurring" ? { isRecurring: true } : { autoSave: true }),
       isVoid: true,
     }));

@@ -3,18 +3,19 @@ import { rmSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { findFreePort } from "../../infra/index.js";
 import { createLogger } from "../../logger/index.js";
 import type { RunningSimulator } from "../../simulator/index.js";
 import { type EngineProcess, startEngineProcess } from "../engine-process.js";
+import { demoPorts } from "./ports.js";
 import { TimeMachine } from "./time-machine.js";
 
 /**
  * The engine as the demo (and the dashboard screenshot) run it: in this process, zero-config on
- * purpose (none of the caller's DATABASE_URL, REDIS_URL or gateway settings), with its own
- * embedded PostgreSQL in a fresh temporary directory (a user's .data is never touched), the
- * simulator in-process, the HTTP server and the workers on. There is no scheduler: the caller runs
- * the billing tick through the TimeMachine, right after each move of the clock.
+ * purpose (none of the caller's DATABASE_URL, REDIS_URL or gateway settings; only its port
+ * settings, else free ports: ports.ts), with its own embedded PostgreSQL in a fresh temporary
+ * directory (a user's .data is never touched), the simulator in-process, the HTTP server and the
+ * workers on. There is no scheduler: the caller runs the billing tick through the TimeMachine,
+ * right after each move of the clock.
  */
 
 export interface DemoEngineOptions {
@@ -63,10 +64,7 @@ export async function startDemoEngine(options: DemoEngineOptions): Promise<DemoE
         BILLING_DATA_DIR: dataDir,
         BILLING_CLOCK_START: options.start,
         TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-        PORT: "0",
-        // Any free port: the default 54329 is the one every other embedded PostgreSQL tries first.
-        EMBEDDED_POSTGRES_PORT: String(await findFreePort()),
-        HOST: "127.0.0.1",
+        ...(await demoPorts(process.env)),
         QUEUE_BACKOFF_MS: "200",
         ...options.env,
       },

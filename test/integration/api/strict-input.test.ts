@@ -127,13 +127,16 @@ describe("JSON bodies", () => {
       { field: "__proto__", location: "body", message: "the key __proto__ is not accepted" },
     ]);
 
-    // Malformed and empty JSON are answered as before.
+    // Malformed JSON is answered as before; an empty body is no body, which this route requires.
     const malformed = await rawJson("/v1/customers", '{"email":');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ code: "bad_request" });
     const empty = await rawJson("/v1/customers", "");
     expect(empty.statusCode).toBe(400);
-    expect(empty.json()).toMatchObject({ code: "bad_request" });
+    expect(empty.json()).toMatchObject({
+      code: "validation_failed",
+      errors: [{ field: "body", location: "body", message: "a JSON body is required" }],
+    });
   });
 
   it("names a constructor.prototype key as refused, and lets a plain constructor key reach validation", async () => {

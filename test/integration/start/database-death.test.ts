@@ -2,9 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findFreePort } from "../../../src/infra/index.js";
 import { scriptArgs, waitFor } from "../cli/support.js";
-import { freshDataDir } from "./support.js";
+import { freshDataDir, freshMachineEnv } from "./support.js";
 
 /**
  * `npm start` with no configuration, whose embedded PostgreSQL is killed from outside: the operator
@@ -35,8 +34,7 @@ describe("npm start whose embedded PostgreSQL dies", () => {
   it("says so in one line, with its data directory and how to restart, and exits 1", async () => {
     const workDir = await freshDataDir("billing-pg-death-");
     workDirs.push(workDir);
-    const port = await findFreePort();
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) };
+    const env = await freshMachineEnv();
     const engine = spawn(process.execPath, scriptArgs("start"), {
       cwd: workDir,
       env,

@@ -3,15 +3,17 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findFreePort } from "../../../src/infra/index.js";
 import { jsonOf, runBilling, scriptArgs, waitFor } from "../cli/support.js";
+import { freshMachineEnv } from "./support.js";
 
 /**
- * `npm start` on a fresh machine: no configuration at all (PATH and HOME, and a free PORT so
- * parallel suites do not collide), in an empty working directory whose `.data` it fills. It must
- * start an embedded PostgreSQL, BullMQ on it and the simulator in-process, serve /healthz, become
- * ready on /readyz once its first tick ran, let the CLI find it through .data/runtime.json, and
- * exit 0 on SIGTERM without restarting the workers it closes.
+ * `npm start` on a fresh machine: no configuration at all but free ports (PATH and HOME, and PORT,
+ * GATEWAY_SIM_PORT and EMBEDDED_POSTGRES_PORT, so that neither parallel suites nor an engine or
+ * simulator already running collide with it), in an empty working directory whose `.data` it fills.
+ * It must listen where those say, start an embedded PostgreSQL, BullMQ on it and the simulator
+ * in-process, serve /healthz and its API docs at the address it prints, become ready on /readyz
+ * once its first tick ran, let the CLI find it through .data/runtime.json, and exit 0 on SIGTERM
+ * without restarting the workers it closes.
  */
 
 const workDirs: string[] = [];
@@ -35,8 +37,7 @@ async function startEngine() {
   // cannot pass through it, and must work anyway.
   const workDir = await mkdtemp(path.join(tmpdir(), "billing-start-"));
   workDirs.push(workDir);
-  const port = await findFreePort();
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) };
+  const env = await freshMachineEnv();
   const engine = spawn(process.execPath, scriptArgs("start"), {
     cwd: workDir,
     env,
@@ -57,7 +58,7 @@ async function startEngine() {
     async () => {
       if (engine.exitCode !== null)
         throw new Error(`npm start exited with ${engine.exitCode}:\n${output.stdout}${output.stderr}`);
-      const response = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+      const response = await fetch(`http://127.0.0.1:${env.PORT}/healthz`).catch(() => undefined);
       return response?.ok ? response : undefined;
     },
     { timeoutMs: 90_000, everyMs: 250 },
@@ -75,10 +76,25 @@ describe("npm start with no configuration", () => {
     expect(stdout).toContain("billing engine running: HTTP server, scheduler, workers");
     expect(stdout).toContain("embedded PostgreSQL");
     expect(stdout).toContain("BullMQ on PostgreSQL");
+    expect(stdout).toContain(
+      `  HTTP        http://127.0.0.1:${env.PORT}  (public URL http://localhost:${env.PORT};`,
+    );
     expect(stdout).toMatch(
-      /simulator in-process at http:\/\/127\.0\.0\.1:\d+, merchant API key [0-9a-f-]{36}/,
+      new RegExp(
+        `simulator in-process at http://127\\.0\\.0\\.1:${env.GATEWAY_SIM_PORT}, merchant API key [0-9a-f-]{36}`,
+      ),
     );
     expect(stdout).toContain("clock       controllable");
+
+    // /docs "Try it out" from the printed address: the document's server, resolved against where
+    // Swagger UI loaded it, is that address, and the API answers there.
+    const printed = `http://127.0.0.1:${env.PORT}`;
+    const document = (await (await fetch(`${printed}/docs/json`)).json()) as { servers: { url: string }[] };
+    const base = new URL(document.servers[0]!.url, `${printed}/docs/json`).href.replace(/\/$/, "");
+    expect(base).toBe(printed);
+    const unauthenticated = await fetch(`${base}/v1/plans`);
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get("content-type")).toMatch(/^application\/problem\+json/);
 
     const runtimeFile = path.join(workDir, ".data", "runtime.json");
     const runtime = JSON.parse(await readFile(runtimeFile, "utf8")) as { pid: number; clock: string };

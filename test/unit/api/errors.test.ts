@@ -48,6 +48,25 @@ describe("toProblem", () => {
     );
   });
 
+  it("says a required body is missing when none came, rather than what zod expected of it", () => {
+    const schema = z.strictObject({ name: z.string() });
+    const missing = toProblem(validationError(schema, null, "body"), {
+      ...request,
+      body: null,
+    } as FastifyRequest);
+    expect(missing?.toBody()).toMatchObject({
+      status: 400,
+      code: "validation_failed",
+      detail: "body: a JSON body is required",
+      errors: [{ field: "body", location: "body", message: "a JSON body is required" }],
+    });
+    // A body that came but is not an object is named as zod names it.
+    const array = toProblem(validationError(schema, [], "body"), { ...request, body: [] } as FastifyRequest);
+    expect(array?.toBody().errors).toEqual([
+      { field: "body", location: "body", message: "Invalid input: expected object, received array" },
+    ]);
+  });
+
   it("locates query and header failures, and makes a malformed path id a 404", () => {
     const query = toProblem(validationError(z.object({ limit: z.number() }), {}, "querystring"), request);
     expect(query?.toBody().errors).toEqual([expect.objectContaining({ field: "limit", location: "query" })]);
