@@ -156,6 +156,7 @@ export {
   planInterval,
   positiveMinorUnits,
 } from "./plan.js";
+export { assertTrialKept, type PlanUpdate, parsePlanUpdate, planUpdateSchema } from "./plan-update.js";
 export * from "./price-models.js";
 export {
   type PeriodCost,

@@ -65,6 +65,32 @@ const integer = (field: string, min: number, max: number) =>
     .min(min, { error: `${field} must be at least ${min}` })
     .max(max, { error: `${field} must be at most ${max}` });
 
+/**
+ * The fields a plan may change after it is created (billing/plan-update.ts), checked as on
+ * creation: none of them is part of what its subscriptions pay. No defaults here: the create body
+ * adds them, an update leaves a missing field as it is.
+ */
+export const editablePlanFields = {
+  name: z
+    .string({ error: "name must be a string" })
+    .trim()
+    .min(1, { error: "name must not be empty" })
+    .max(200, { error: "name must be at most 200 characters" })
+    .check(storableText("name")),
+  trial_days: integer("trial_days", 0, MAX_TRIAL_DAYS),
+  product_id: z
+    .string({ error: "product_id must be a string or null" })
+    .trim()
+    .min(1, { error: "product_id must not be empty" })
+    .max(100, { error: "product_id must be at most 100 characters" })
+    .check(storableText("product_id"))
+    .nullish(),
+  collection_method: z.enum(COLLECTION_METHODS, {
+    error: `collection_method must be one of ${COLLECTION_METHODS.join(", ")}`,
+  }),
+  trial_without_card: z.boolean({ error: "trial_without_card must be true or false" }),
+};
+
 /** Where the plan may be sold; without `currencies`, any ISO 4217 currency is accepted. */
 export interface PlanInputOptions {
   /** The currencies the gateway account takes (GATEWAY_CURRENCIES). */
@@ -86,12 +112,7 @@ export function planInputSchema({ currencies }: PlanInputOptions = {}) {
   return z
     .strictObject(
       {
-        name: z
-          .string({ error: "name must be a string" })
-          .trim()
-          .min(1, { error: "name must not be empty" })
-          .max(200, { error: "name must be at most 200 characters" })
-          .check(storableText("name")),
+        name: editablePlanFields.name,
         amount: priceFields.amount,
         currency: currencyCode(currencies).describe(
           currencies
@@ -103,23 +124,13 @@ export function planInputSchema({ currencies }: PlanInputOptions = {}) {
         package_size: priceFields.package_size,
         interval: z.enum(INTERVAL_UNITS, { error: `interval must be one of ${INTERVAL_UNITS.join(", ")}` }),
         interval_count: integer("interval_count", 1, MAX_INTERVAL_COUNT).default(1),
-        trial_days: integer("trial_days", 0, MAX_TRIAL_DAYS).default(0),
-        product_id: z
-          .string({ error: "product_id must be a string or null" })
-          .trim()
-          .min(1, { error: "product_id must not be empty" })
-          .max(100, { error: "product_id must be at most 100 characters" })
-          .check(storableText("product_id"))
-          .nullish(),
+        trial_days: editablePlanFields.trial_days.default(0),
+        product_id: editablePlanFields.product_id,
         billing_mode: z
           .enum(BILLING_MODES, { error: `billing_mode must be one of ${BILLING_MODES.join(", ")}` })
           .default("recurring"),
-        collection_method: z
-          .enum(COLLECTION_METHODS, {
-            error: `collection_method must be one of ${COLLECTION_METHODS.join(", ")}`,
-          })
-          .default("charge_automatically"),
-        trial_without_card: z.boolean({ error: "trial_without_card must be true or false" }).default(false),
+        collection_method: editablePlanFields.collection_method.default("charge_automatically"),
+        trial_without_card: editablePlanFields.trial_without_card.default(false),
       },
       {
         error: (issue) =>

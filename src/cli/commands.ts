@@ -108,6 +108,52 @@ function registerPlans(program: Command, action: Actions): void {
     .description("list the plans that take new subscriptions, oldest first")
     .option("--archived", "include archived plans")
     .action(action(load, "list"));
+
+  plans
+    .command("show")
+    .description("show one plan, archived or not")
+    .argument("<id>", "plan id", uuid)
+    .action(action(load, "show"));
+
+  const edit = () => import("./actions/plan-edit.js");
+  plans
+    .command("update")
+    .description(
+      "change what a plan's subscriptions do not pay: its name, product, and what new subscriptions start with; " +
+        "never its price, interval or billing mode (a new price is a new plan)",
+    )
+    .argument("<id>", "plan id", uuid)
+    .option("--name <name>", "name shown to customers")
+    .option(
+      "--trial-days <n>",
+      "free days of the subscriptions that start from now on; started ones keep theirs",
+      integer(0, 730),
+    )
+    .option("--product-id <id>", "the gateway product of its invoice items")
+    .option("--no-product-id", "link no gateway product")
+    .addOption(
+      new Option(
+        "--collection-method <method>",
+        "how new subscriptions pay unless they say otherwise",
+      ).choices(COLLECTION_METHODS),
+    )
+    .option("--trial-without-card", "new subscriptions start their trial without a card (needs a trial)")
+    .option("--no-trial-without-card", "new subscriptions save a card before their trial")
+    .action(action(edit, "update"));
+
+  plans
+    .command("archive")
+    .description(
+      "stop a plan from taking new subscriptions; those on it keep billing, scheduled changes onto it still happen",
+    )
+    .argument("<id>", "plan id", uuid)
+    .action(action(edit, "archive"));
+
+  plans
+    .command("unarchive")
+    .description("let an archived plan take new subscriptions again")
+    .argument("<id>", "plan id", uuid)
+    .action(action(edit, "unarchive"));
 }
 
 function registerCoupons(program: Command, action: Actions): void {
@@ -228,11 +274,19 @@ function registerCustomers(program: Command, action: Actions): void {
   customers.command("list").description("list customers, oldest first").action(action(load, "list"));
 
   customers
+    .command("show")
+    .description("show one customer")
+    .argument("<id>", "customer id", uuid)
+    .action(action(load, "show"));
+
+  customers
     .command("update")
     .description(
-      "change how a customer is written to: language, time zone, the message kinds they do not want",
+      "change a customer's name or phone, and how they are written to: language, time zone, the message kinds they do not want",
     )
     .argument("<id>", "customer id", uuid)
+    .option("--name <name>", "name for the checkout page and invoices")
+    .option("--phone <phone>", "with country code, e.g. +97455555555")
     .addOption(
       new Option("--language <code>", "language of the checkout page, messages and documents").choices(
         CUSTOMER_LANGUAGES,

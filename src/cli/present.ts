@@ -40,10 +40,15 @@ export function presentPlan(plan: StoredPlan) {
     interval: plan.intervalUnit,
     interval_count: plan.intervalCount,
     trial_days: plan.trialDays,
+    product_id: plan.productId ?? null,
     billing_mode: plan.billingMode,
     collection_method: plan.collectionMethod,
     trial_without_card: plan.trialWithoutCard,
+    usage_threshold:
+      plan.usageThresholdMinor === null ? null : toDecimalString(plan.usageThresholdMinor, currency),
+    usage_threshold_minor: plan.usageThresholdMinor,
     archived: plan.archivedAt !== null,
+    archived_at: iso(plan.archivedAt),
     created_at: iso(plan.createdAt),
   };
 }
@@ -86,6 +91,7 @@ export function presentCoupon(coupon: StoredCoupon) {
     redemptions: coupon.redemptions,
     expires_at: iso(coupon.expiresAt),
     archived: coupon.archivedAt !== null,
+    archived_at: iso(coupon.archivedAt),
     created_at: iso(coupon.createdAt),
   };
 }

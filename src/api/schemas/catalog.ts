@@ -76,7 +76,11 @@ export const planSchema = z
         "Spending threshold: usage not yet billed in an open period is charged once it reaches this (PUT /v1/plans/{id}/usage-threshold); null: usage is charged after the period closes only",
       ),
     created_at: timestamp,
-    archived_at: timestamp.nullable(),
+    archived_at: timestamp
+      .nullable()
+      .describe(
+        "When the plan was archived: it takes no new subscriptions, its own keep billing; null while it takes them",
+      ),
   })
   .meta({ id: "Plan" });
 

@@ -53,20 +53,20 @@ export async function list(cli: Cli, options: { archived?: boolean }, command: C
     }),
   );
   const shown = coupons.map(presentCoupon);
+  const columns = [
+    "id",
+    "code",
+    "percent_off",
+    "amount_off",
+    "currency",
+    "duration",
+    "redemptions",
+    "expires_at",
+  ] as const;
+  // With --archived the list mixes both, so it says which coupons are archived, and since when.
   cli
     .output(command)
-    .result({ data: shown }, () =>
-      table(shown, [
-        "id",
-        "code",
-        "percent_off",
-        "amount_off",
-        "currency",
-        "duration",
-        "redemptions",
-        "expires_at",
-      ]),
-    );
+    .result({ data: shown }, () => table(shown, options.archived ? [...columns, "archived_at"] : columns));
 }
 
 export async function show(cli: Cli, idOrCode: string, _options: unknown, command: Command): Promise<void> {

@@ -46,7 +46,16 @@ export async function list(cli: Cli, _options: unknown, command: Command): Promi
     .result({ data: shown }, () => table(shown, ["id", "email", "name", "phone", "language"]));
 }
 
+export async function show(cli: Cli, id: string, _options: unknown, command: Command): Promise<void> {
+  const customer = await cli.withDatabase((ctx) => getCustomer(ctx, id));
+  if (!customer) throw new CliError(`no customer with id ${id}`);
+  const shown = presentCustomer(customer);
+  cli.output(command).result(shown, () => fields(shown));
+}
+
 interface UpdateOptions {
+  name?: string;
+  phone?: string;
   language?: CustomerLanguage;
   timeZone?: string;
   optOut?: MessageKind[];
@@ -64,16 +73,21 @@ function optOutsAfter(
   return [...current.filter((kind) => !optIn?.includes(kind)), ...(optOut ?? [])];
 }
 
-/** How the customer is written to: language, time zone, the message kinds they opted out of. */
+/** Who the customer is (name, phone) and how they are written to: language, time zone, opt-outs. */
 export async function update(cli: Cli, id: string, options: UpdateOptions, command: Command): Promise<void> {
-  const { language, timeZone, optOut, optIn } = options;
-  if ([language, timeZone, optOut, optIn].every((option) => option === undefined)) {
-    throw new CliError("nothing to change: give --language, --time-zone, --opt-out or --opt-in", EXIT.usage);
+  const { name, phone, language, timeZone, optOut, optIn } = options;
+  if ([name, phone, language, timeZone, optOut, optIn].every((option) => option === undefined)) {
+    throw new CliError(
+      "nothing to change: give --name, --phone, --language, --time-zone, --opt-out or --opt-in",
+      EXIT.usage,
+    );
   }
   const customer = await cli.withDatabase(async (ctx) => {
     const current = await getCustomer(ctx, id);
     if (!current) return null;
     const change = {
+      name,
+      phone,
       language,
       time_zone: timeZone,
       message_opt_outs: optOutsAfter(current.messageOptOuts, options),

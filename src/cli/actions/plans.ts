@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import type { CollectionMethod, IntervalUnit, PriceModelName } from "../../billing/index.js";
-import { createPlan, listPlans, PlanInputError } from "../../plans/index.js";
+import { createPlan, getPlan, listPlans, PlanInputError } from "../../plans/index.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
+import { CliError } from "../errors.js";
 import { fields, table } from "../output.js";
 import { allPages } from "../paging.js";
 import { presentPlan } from "../present.js";
@@ -80,20 +81,28 @@ export async function list(cli: Cli, options: { archived?: boolean }, command: C
     }),
   );
   const shown = plans.map(presentPlan);
+  const columns = [
+    "id",
+    "name",
+    "price_model",
+    "amount",
+    "currency",
+    "interval",
+    "interval_count",
+    "trial_days",
+    "billing_mode",
+    "collection_method",
+    "trial_without_card",
+  ] as const;
+  // With --archived the list mixes both, so it says which plans are archived, and since when.
   cli
     .output(command)
-    .result({ data: shown }, () =>
-      table(shown, [
-        "id",
-        "name",
-        "price_model",
-        "amount",
-        "currency",
-        "interval",
-        "interval_count",
-        "trial_days",
-        "collection_method",
-        "trial_without_card",
-      ]),
-    );
+    .result({ data: shown }, () => table(shown, options.archived ? [...columns, "archived_at"] : columns));
+}
+
+export async function show(cli: Cli, id: string, _options: unknown, command: Command): Promise<void> {
+  const plan = await cli.withDatabase((ctx) => getPlan(ctx, id));
+  if (!plan) throw new CliError(`no plan with id ${id}`);
+  const shown = presentPlan(plan);
+  cli.output(command).result(shown, () => fields(shown));
 }

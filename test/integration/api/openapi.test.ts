@@ -34,6 +34,9 @@ describe("OpenAPI document", () => {
         "POST /v1/plans",
         "GET /v1/plans",
         "GET /v1/plans/{id}",
+        "PATCH /v1/plans/{id}",
+        "POST /v1/plans/{id}/archive",
+        "POST /v1/plans/{id}/unarchive",
         "POST /v1/customers",
         "GET /v1/customers",
         "GET /v1/customers/{id}",
@@ -144,6 +147,28 @@ describe("OpenAPI document", () => {
     );
     const notFound = doc.paths["/v1/charges/{id}"]?.get?.responses["404"];
     expect(Object.keys(notFound?.content ?? {})).toEqual(["application/problem+json"]);
+  });
+
+  it("documents what a plan may change, and each field it may not as refused with why", () => {
+    const body = doc.paths["/v1/plans/{id}"]?.patch?.requestBody?.content["application/json"]?.schema as {
+      properties: Record<string, { not?: unknown; description?: string }>;
+      additionalProperties: boolean;
+    };
+    const { properties } = body;
+    expect(Object.keys(properties).filter((field) => properties[field]?.not === undefined)).toEqual([
+      "name",
+      "trial_days",
+      "product_id",
+      "collection_method",
+      "trial_without_card",
+    ]);
+    expect(body.additionalProperties).toBe(false);
+    expect(properties.amount).toEqual({
+      not: {},
+      description: expect.stringMatching(
+        /^Refused: amount cannot change: a plan's price and interval are fixed/,
+      ),
+    });
   });
 });
 

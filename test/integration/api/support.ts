@@ -25,7 +25,7 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-type Method = "GET" | "POST" | "DELETE";
+type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 export interface CallOptions {
   body?: unknown;

@@ -5,13 +5,13 @@ import { type ApiHarness, createApiHarness, PLAN_BODY } from "./support.js";
 /**
  * Every route refuses invalid input as a problem naming the offending field, before doing
  * anything. The routes come from the OpenAPI document, so a new route is covered too:
- * - a POST with an unknown field in its body: 400 naming that field;
+ * - a POST or PATCH with an unknown field in its body: 400 naming that field;
  * - a GET with a query parameter it does not document: 400 naming that parameter;
  * - a list with a page size out of range: 400 naming `limit`;
  * - an id in the path that cannot be an id: 404, like any id that names nothing.
  */
 
-type Method = "GET" | "POST" | "DELETE";
+type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 interface Operation {
   method: Method;
@@ -41,14 +41,15 @@ const withId = (path: string, id: string) =>
   path.replace("{id}", id).replace(/\{[a-z_]+_id\}/g, () => randomUUID());
 
 describe("validation on every route", () => {
-  it("names an unknown body field of every POST", async () => {
-    const posts = operations.filter((o) => o.method === "POST");
-    expect(posts.length).toBe(30);
-    for (const operation of posts) {
-      const response = await api.call("POST", withId(operation.path, randomUUID()), {
+  it("names an unknown body field of every POST and PATCH", async () => {
+    const writes = operations.filter((o) => o.method === "POST" || o.method === "PATCH");
+    expect(writes.filter((o) => o.method === "POST").length).toBe(32);
+    expect(writes.filter((o) => o.method === "PATCH").length).toBe(2);
+    for (const operation of writes) {
+      const response = await api.call(operation.method, withId(operation.path, randomUUID()), {
         body: { bogus: true },
       });
-      const label = `POST ${operation.path}`;
+      const label = `${operation.method} ${operation.path}`;
       expect(response.statusCode, label).toBe(400);
       expect(response.headers["content-type"], label).toMatch(/^application\/problem\+json/);
       expect(response.json().errors, label).toContainEqual({
@@ -89,7 +90,7 @@ describe("validation on every route", () => {
     const withIds = operations.filter((o) => o.path.includes("{id}"));
     for (const operation of withIds) {
       const response = await api.call(operation.method, withId(operation.path, "not-an-id"), {
-        ...(operation.method === "POST" ? { body: {} } : {}),
+        ...(operation.method === "POST" || operation.method === "PATCH" ? { body: {} } : {}),
       });
       expect(response.statusCode, `${operation.method} ${operation.path}`).toBe(404);
       expect(response.json().code).toBe("not_found");
