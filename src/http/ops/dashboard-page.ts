@@ -1,9 +1,10 @@
 import type { Readiness } from "../../health/index.js";
-import { exponentOf } from "../../money/index.js";
 import type { AttentionCharge, OpsSession, OpsSnapshot } from "../../ops/index.js";
 import { RANGE_PRESETS } from "../../ops/index.js";
 import { actionForm, type Can } from "./actions-view.js";
+import { chartData } from "./chart-data.js";
 import { html, jsonScript, layout, money, percent, type Raw, raw } from "./html.js";
+import { day, when } from "./zoned-time.js";
 
 /**
  * The dashboard page: the range picker, the headline figures, four charts (drawn in the browser by
@@ -11,6 +12,7 @@ import { html, jsonScript, layout, money, percent, type Raw, raw } from "./html.
  * (tables), what needs a person with its actions, what is coming, and queue health. Collected is
  * net of refunds everywhere, with what was refunded beside it. Usage paid is shown beside MRR and
  * not in it (usage does not recur); it is a part of Collected, which counts every paid charge.
+ * Every date and time is in the billing time zone; the lists' "since" are on the billing clock.
  */
 
 export interface DashboardView {
@@ -24,8 +26,12 @@ export interface DashboardView {
   notice?: string;
 }
 
-const when = (iso: string | null | undefined) => (iso ? iso.replace("T", " ").slice(0, 16) : "–");
-const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "–");
+/** A time column's header, saying whose clock and zone its times are on. */
+const timeHeader = (label: string, zone: string) =>
+  html`<th title="Billing clock, ${zone} time">${label}</th>`;
+
+/** A table that scrolls sideways inside its own box on a narrow screen, never the page. */
+const scroll = (table: Raw) => html`<div class="scroll">${table}</div>`;
 
 function picker(view: DashboardView): Raw {
   const { snapshot, query } = view;
@@ -42,7 +48,7 @@ function picker(view: DashboardView): Raw {
 <label>to <input type="date" name="to" value="${query.to ?? ""}"></label>
 <label>currency <select name="currency">${currencies}</select></label>
 <button type="submit">Show</button>
-<span class="muted">${snapshot.range.timezone}, by ${snapshot.range.unit} · figures as of ${when(snapshot.aggregatesAt)}</span>
+<span class="muted">${snapshot.range.timezone} time, by ${snapshot.range.unit} · figures as of <span class="nowrap">${when(snapshot.aggregatesAt, snapshot.range.timezone)}</span></span>
 </form>`;
 }
 
@@ -64,58 +70,73 @@ ${card("churn", "Churn", percent(s.subscriptions.churn.rate), `${s.subscriptions
 </section>`;
 }
 
-function chargeRows(items: AttentionCharge[], can: Can, csrf: string, action: "reconcile" | "retry"): Raw[] {
+function chargeRows(
+  items: AttentionCharge[],
+  zone: string,
+  can: Can,
+  csrf: string,
+  action: "reconcile" | "retry",
+): Raw[] {
   return items.map(
     (c) => html`<tr data-charge="${c.chargeId}">
 <td><a href="/ops/charges/${c.chargeId}">${c.chargeId.slice(0, 8)}</a></td><td class="clip" title="${c.customerEmail}">${c.customerEmail}</td>
 <td class="num">${money(c.amountMinor, c.currency)}</td><td class="num">${c.attemptCount}</td>
-<td>${c.lastDeclineCode ?? "–"}</td><td>${day(c.since)}</td>
+<td>${c.lastDeclineCode ?? "–"}</td><td class="nowrap">${day(c.since, zone)}</td>
 <td>${actionForm(can, csrf, c.chargeId, action)}</td></tr>`,
   );
 }
 
-function chargeTable(title: string, id: string, rows: Raw[], total: number, empty: string): Raw {
+function chargeTable(
+  title: string,
+  id: string,
+  rows: Raw[],
+  total: number,
+  empty: string,
+  zone: string,
+): Raw {
   return html`<div class="panel" id="${id}"><h3>${title} <span class="count">${total}</span></h3>
 ${
   rows.length === 0
     ? html`<p class="muted">${empty}</p>`
-    : html`<table><thead><tr><th>Charge</th><th>Customer</th><th class="num">Amount</th><th class="num">Attempts</th><th>Last decline</th><th>Since</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
+    : html`<table><thead><tr><th>Charge</th><th>Customer</th><th class="num">Amount</th><th class="num">Attempts</th><th>Last decline</th>${timeHeader("Since", zone)}<th></th></tr></thead><tbody>${rows}</tbody></table>`
 }</div>`;
 }
 
 function attention(view: DashboardView): Raw {
   const { snapshot: s, can, session } = view;
   const a = s.attention;
+  const zone = s.range.timezone;
   const breaker = s.breaker.open
-    ? html`<div class="banner danger" id="breaker-open"><strong>Collection is paused:</strong> the gateway circuit breaker opened ${when(s.breaker.openedAt?.toISO())}: ${s.breaker.reason ?? ""}.
+    ? html`<div class="banner danger" id="breaker-open"><strong>Collection is paused:</strong> the gateway circuit breaker opened ${when(s.breaker.openedAt, zone)}: ${s.breaker.reason ?? ""}.
 ${can("resume") ? html`<form method="post" action="/ops/breaker/resume"><input type="hidden" name="csrf" value="${session.csrfToken}"><button type="submit">Resume collection</button></form>` : html`<span class="muted">Resume needs a full key.</span>`}</div>`
     : raw("");
   const enrollments = a.enrollments.items.map(
     (e) =>
-      html`<tr><td>${e.subscriptionId.slice(0, 8)}</td><td><bdi>${e.customerEmail}</bdi></td><td>${e.note}</td><td>${when(e.since)}</td></tr>`,
+      html`<tr><td>${e.subscriptionId.slice(0, 8)}</td><td><bdi>${e.customerEmail}</bdi></td><td>${e.note}</td><td class="nowrap">${when(e.since, zone)}</td></tr>`,
   );
   const invoices = a.failedInvoices.items.map(
     (i) =>
-      html`<tr><td><a href="/ops/charges/${i.chargeId}">${i.chargeId.slice(0, 8)}</a></td><td class="num">${money(i.amountMinor, i.currency)}</td><td>${i.lastError ?? "–"}</td><td>${when(i.since)}</td></tr>`,
+      html`<tr><td><a href="/ops/charges/${i.chargeId}">${i.chargeId.slice(0, 8)}</a></td><td class="num">${money(i.amountMinor, i.currency)}</td><td>${i.lastError ?? "–"}</td><td class="nowrap">${when(i.since, zone)}</td></tr>`,
   );
   const endpoints = a.failingEndpoints.map(
     (e) =>
       html`<tr><td>${e.url}</td><td class="num">${e.failed}</td><td class="num">${e.retrying}</td><td>${e.lastError ?? "–"}</td></tr>`,
   );
-  const simple = (title: string, id: string, total: number, head: string[], rows: Raw[], empty: string) =>
+  const simple = (title: string, id: string, total: number, head: Raw[], rows: Raw[], empty: string) =>
     html`<div class="panel" id="${id}"><h3>${title} <span class="count">${total}</span></h3>${
       rows.length === 0
         ? html`<p class="muted">${empty}</p>`
-        : html`<table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`
+        : html`<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`
     }</div>`;
+  const th = (label: string) => html`<th>${label}</th>`;
   return html`<section id="attention"><h2>Needs a person</h2>
 ${breaker}
 <div class="grid2">
-${chargeTable("Held for review", "held-charges", chargeRows(a.heldCharges.items, can, session.csrfToken, "reconcile"), a.heldCharges.total, "No charge is held: every gateway answer is known.")}
-${chargeTable("Uncollectible (newest)", "uncollectible-charges", chargeRows(a.uncollectibleCharges.items, can, session.csrfToken, "retry"), a.uncollectibleCharges.total, "No charge ended uncollectible.")}
-${simple("Enrolments flagged", "attention-enrollments", a.enrollments.total, ["Subscription", "Customer", "Note", "Since"], enrollments, "None.")}
-${simple("Invoices refused", "failed-invoices", a.failedInvoices.total, ["Charge", "Amount", "Reason", "Since"], invoices, "None.")}
-${simple("Webhook endpoints failing (7 days)", "failing-endpoints", a.failingEndpoints.length, ["Endpoint", "Given up", "Retrying", "Last error"], endpoints, "Every endpoint is answering.")}
+${chargeTable("Held for review", "held-charges", chargeRows(a.heldCharges.items, zone, can, session.csrfToken, "reconcile"), a.heldCharges.total, "No charge is held: every gateway answer is known.", zone)}
+${chargeTable("Uncollectible (newest)", "uncollectible-charges", chargeRows(a.uncollectibleCharges.items, zone, can, session.csrfToken, "retry"), a.uncollectibleCharges.total, "No charge ended uncollectible.", zone)}
+${simple("Enrolments flagged", "attention-enrollments", a.enrollments.total, [th("Subscription"), th("Customer"), th("Note"), timeHeader("Since", zone)], enrollments, "None.")}
+${simple("Invoices refused", "failed-invoices", a.failedInvoices.total, [th("Charge"), th("Amount"), th("Reason"), timeHeader("Since", zone)], invoices, "None.")}
+${simple("Webhook endpoints failing (7 days)", "failing-endpoints", a.failingEndpoints.length, [th("Endpoint"), th("Given up"), th("Retrying"), th("Last error")], endpoints, "Every endpoint is answering.")}
 </div></section>`;
 }
 
@@ -124,6 +145,7 @@ function paymentLinks(s: OpsSnapshot): Raw {
   const { card, link } = p.collected;
   const { refunded, collected } = s.collections.totals;
   const f = p.funnel;
+  const zone = s.range.timezone;
   const share = (n: number) => (f.sent.count === 0 ? "–" : percent(n / f.sent.count));
   const methods = [
     ["card", "Card", card],
@@ -133,7 +155,7 @@ function paymentLinks(s: OpsSnapshot): Raw {
     html`<tr data-step="${id}"><td>${label}</td><td class="num">${count}</td><td class="num">${share(count)}</td><td class="num">${amount}</td></tr>`;
   const waiting = p.awaiting.byCurrency.map(
     (a) =>
-      html`<tr data-currency="${a.currency}"><td>${a.currency}</td><td class="num">${a.count}</td><td class="num">${money(a.amountMinor, a.currency)}</td><td>${when(a.oldestSentAt)}</td></tr>`,
+      html`<tr data-currency="${a.currency}"><td>${a.currency}</td><td class="num">${a.count}</td><td class="num">${money(a.amountMinor, a.currency)}</td><td class="nowrap">${when(a.oldestSentAt, zone)}</td></tr>`,
   );
   return html`<section id="payment-links"><h2>By card and by payment link</h2><div class="grid2">
 <div class="panel" id="collected-by-method"><h3>Collected by method</h3><table><thead><tr><th>Paid by</th><th class="num">Payments</th><th class="num">Amount</th></tr></thead><tbody>
@@ -149,7 +171,7 @@ ${step("recovered", "… after a reminder", f.recoveredByReminder.count, money(f
 <div class="panel" id="awaiting-payment"><h3>Waiting on a customer <span class="count">${p.awaiting.count}</span></h3>${
     waiting.length === 0
       ? html`<p class="muted">No charge is waiting for its payment link to be paid.</p>`
-      : html`<table><thead><tr><th>Currency</th><th class="num">Charges</th><th class="num">Amount</th><th>Oldest link sent</th></tr></thead><tbody>${waiting}</tbody></table>`
+      : html`<table><thead><tr><th>Currency</th><th class="num">Charges</th><th class="num">Amount</th>${timeHeader("Oldest link sent", zone)}</tr></thead><tbody>${waiting}</tbody></table>`
   }</div>
 </div></section>`;
 }
@@ -161,7 +183,7 @@ function upcoming(s: OpsSnapshot): Raw {
   );
   const cards = s.upcoming.expiringCards.first.map(
     (c) =>
-      html`<tr><td><bdi>${c.customerEmail}</bdi></td><td>•••• ${c.cardLast4 ?? "????"}</td><td>${when(c.expiresAt)}</td></tr>`,
+      html`<tr><td><bdi>${c.customerEmail}</bdi></td><td class="nowrap">•••• ${c.cardLast4 ?? "????"}</td><td class="nowrap">${when(c.expiresAt, s.range.timezone)}</td></tr>`,
   );
   return html`<section id="upcoming"><h2>Coming up</h2><div class="grid2">
 <div class="panel" id="renewals"><h3>Renewals</h3><table><thead><tr><th></th><th class="num">Subscriptions</th><th class="num">Amount</th></tr></thead><tbody>${renewals}</tbody></table></div>
@@ -188,7 +210,7 @@ function queues(s: OpsSnapshot): Raw {
       html`<tr><td>${d.queue}</td><td class="num">${d.waiting}</td><td class="num">${d.active}</td><td class="num">${d.delayed}</td><td class="num">${d.failed}</td></tr>`,
   );
   const tick = q.tick
-    ? `last tick ${when(q.tick.startedAt.toISO())} (${q.tick.ageSeconds} s ago), ${q.tick.outcome ?? "running"}${q.tick.durationMs === null ? "" : ` in ${q.tick.durationMs} ms`}${q.tick.error ? `: ${q.tick.error}` : ""}`
+    ? `last tick ${when(q.tick.startedAt, s.range.timezone)} (${q.tick.ageSeconds} s ago), ${q.tick.outcome ?? "running"}${q.tick.durationMs === null ? "" : ` in ${q.tick.durationMs} ms`}${q.tick.error ? `: ${q.tick.error}` : ""}`
     : "no billing tick recorded yet";
   return html`<section id="queues"><h2>Queues</h2><div class="grid2">
 <div class="panel"><table><thead><tr><th>Queue</th><th class="num">Waiting</th><th class="num">Active</th><th class="num">Delayed</th><th class="num">Failed</th></tr></thead><tbody>${rows}</tbody></table>
@@ -196,51 +218,6 @@ function queues(s: OpsSnapshot): Raw {
 <p id="due-lag">${q.dueCharges} charges due; the oldest has waited ${q.oldestDueLagSeconds} s.</p></div>
 <div class="panel chart"><canvas id="chart-queues" aria-label="Jobs per queue"></canvas></div>
 </div></section>`;
-}
-
-function chartData(s: OpsSnapshot) {
-  const exponent = exponentOf(s.currency);
-  const funnelRetries = s.funnel.recoveredByRetry;
-  return {
-    currency: s.currency,
-    exponent,
-    unit: s.range.unit,
-    collections: {
-      labels: s.collections.buckets.map((b) => b.start),
-      collectedAmount: s.collections.buckets.map((b) => b.collected.amountMinor),
-      refundedAmount: s.collections.buckets.map((b) => b.refunded.amountMinor),
-      paidCount: s.collections.buckets.map((b) => b.paid.count),
-      declinedCount: s.collections.buckets.map((b) => b.declined.count),
-      unknownCount: s.collections.buckets.map((b) => b.unknown.count),
-    },
-    funnel: {
-      labels: [
-        "Entered dunning",
-        ...funnelRetries.map((r) => `Recovered at retry ${r.retry}`),
-        "Still retrying",
-        "Held",
-        "Invoiced",
-      ],
-      counts: [
-        s.funnel.entered.count,
-        ...funnelRetries.map((r) => r.count),
-        s.funnel.inDunning.count,
-        s.funnel.held.count,
-        s.funnel.invoiced.count,
-      ],
-    },
-    statuses: {
-      labels: Object.keys(s.subscriptions.counts),
-      counts: Object.values(s.subscriptions.counts),
-    },
-    queues: {
-      labels: s.queue.queues.map((q) => q.queue),
-      waiting: s.queue.queues.map((q) => q.waiting),
-      active: s.queue.queues.map((q) => q.active),
-      delayed: s.queue.queues.map((q) => q.delayed),
-      failed: s.queue.queues.map((q) => q.failed),
-    },
-  };
 }
 
 export function dashboardPage(view: DashboardView): string {
@@ -265,13 +242,13 @@ ${kpis(s)}
 ${paymentLinks(s)}
 <section class="grid2">
 <div id="funnel"><h2>Dunning funnel</h2><div class="panel chart"><canvas id="chart-funnel" aria-label="Dunning funnel"></canvas></div>
-<table><tbody><tr><td>Entered dunning</td><td class="num">${s.funnel.entered.count}</td><td class="num">${money(s.funnel.entered.amountMinor, s.currency)}</td></tr>
+${scroll(html`<table><tbody><tr><td>Entered dunning</td><td class="num">${s.funnel.entered.count}</td><td class="num">${money(s.funnel.entered.amountMinor, s.currency)}</td></tr>
 ${funnelRows}
 <tr><td>Still retrying</td><td class="num">${s.funnel.inDunning.count}</td><td class="num">${money(s.funnel.inDunning.amountMinor, s.currency)}</td></tr>
 <tr><td>Invoiced</td><td class="num">${s.funnel.invoiced.count}</td><td class="num">${money(s.funnel.invoiced.amountMinor, s.currency)}</td></tr>
-<tr><th>Recovery rate</th><th class="num" id="recovery-rate">${percent(s.funnel.recoveryRate)}</th><th></th></tr></tbody></table></div>
+<tr><th>Recovery rate</th><th class="num" id="recovery-rate">${percent(s.funnel.recoveryRate)}</th><th></th></tr></tbody></table>`)}</div>
 <div id="subscriptions"><h2>Subscriptions</h2><div class="panel chart"><canvas id="chart-statuses" aria-label="Subscriptions by status"></canvas></div>
-<table><tbody>${statusRows}</tbody></table></div>
+${scroll(html`<table><tbody>${statusRows}</tbody></table>`)}</div>
 </section>
 ${attention(view)}
 ${upcoming(s)}

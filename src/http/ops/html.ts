@@ -1,4 +1,5 @@
 import { toDecimalString } from "../../money/index.js";
+import { snakeJson } from "./snake-json.js";
 
 /**
  * HTML for the ops dashboard, built as strings on the server. Every value from the database or the
@@ -35,17 +36,23 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Raw {
   return new Raw(out);
 }
 
+/** Exact, from the minor units, with the thousands grouped as the charts' axes are: 21,315.00 QAR. */
 export function money(minor: number, currency: string): string {
-  return `${toDecimalString(minor, currency)} ${currency}`;
+  const [whole = "", fraction] = toDecimalString(minor, currency).split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ",");
+  return `${fraction === undefined ? grouped : `${grouped}.${fraction}`} ${currency}`;
 }
 
 export function percent(rate: number | null): string {
   return rate === null ? "–" : `${(rate * 100).toFixed(1)} %`;
 }
 
-/** JSON for a <script type="application/json"> block: `<` is escaped so it cannot close the tag. */
+/**
+ * JSON for a <script type="application/json"> block, snake_case as /ops/data.json: `<` is escaped so
+ * it cannot close the tag.
+ */
 export function jsonScript(id: string, data: unknown): Raw {
-  const json = JSON.stringify(data).replace(/</g, "\\u003c");
+  const json = snakeJson(data).replace(/</g, "\\u003c");
   return raw(`<script type="application/json" id="${esc(id)}">${json}</script>`);
 }
 

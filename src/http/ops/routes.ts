@@ -33,6 +33,7 @@ import { dashboardPage } from "./dashboard-page.js";
 import { registerLoginRoutes } from "./login-routes.js";
 import { registerMailboxRoutes } from "./mailbox-routes.js";
 import { refundConfirmPage } from "./refund-confirm-page.js";
+import { snakeJson } from "./snake-json.js";
 
 /**
  * The ops dashboard under /ops: never open. /ops/login takes an API key once and sets an
@@ -180,10 +181,11 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EngineContext): voi
         return reply.type("text/html; charset=utf-8").send(page);
       });
 
-      // The same figures as JSON, for a script or a wallboard logged in with the same session.
+      // The same figures as JSON, for a script or a wallboard logged in with the same session;
+      // snake_case as the rest of the API.
       ops.get("/data.json", async (request, reply) => {
         const read = await snapshotFor(request, reply);
-        return read ? read.snapshot : reply;
+        return read ? reply.type("application/json; charset=utf-8").send(snakeJson(read.snapshot)) : reply;
       });
 
       ops.get("/charges", async (request, reply) => {

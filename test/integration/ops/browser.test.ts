@@ -1,4 +1,4 @@
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApiKey } from "../../../src/apikeys/index.js";
 import { type RunningServer, startServer } from "../../../src/http/index.js";
@@ -7,9 +7,9 @@ import { createEngineHarness, type EngineHarness } from "../../support/engine.js
 import { type BillingMonth, billAMonth, SCENARIO } from "./scenario.js";
 
 /**
- * The ops dashboard as an operator uses it, in headless Chromium: log in with a key, see the charts
- * drawn from a month of billing through the simulator, reconcile the charge held for review with
- * its button and see it settle as paid.
+ * The ops dashboard as an operator uses it, in headless Chromium: on a phone and on a laptop the
+ * page fits the window; log in with a key, see the charts drawn from a month of billing through the
+ * simulator, reconcile the charge held for review with its button and see it settle as paid.
  */
 let h: EngineHarness;
 let server: RunningServer;
@@ -31,6 +31,76 @@ afterAll(async () => {
   await h?.close();
 });
 
+async function logIn(page: Page): Promise<void> {
+  await page.goto(`${server.url}/ops/login`);
+  await page.fill("#key", key);
+  await page.click("button[type=submit]");
+  await page.waitForSelector('body[data-charts="4"]');
+}
+
+/**
+ * How the page sits in a window `width` wide: the document's width, the elements that stick out of
+ * the window (but for those inside a box that scrolls or clips, such as a wide table's), and the
+ * ticks of the axes that count.
+ */
+async function layoutAt(page: Page, width: number) {
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto(`${server.url}/ops?range=90d`);
+  await page.waitForSelector('body[data-charts="4"]');
+  return page.evaluate(() => {
+    const viewport = document.documentElement.clientWidth;
+    const inScrollingBox = (element: Element) => {
+      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+        if (getComputedStyle(up).overflowX !== "visible") return true;
+      }
+      return false;
+    };
+    const name = (element: Element) =>
+      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""}${Array.from(element.classList, (c) => `.${c}`).join("")}`;
+    const outside = Array.from(document.querySelectorAll("body *"))
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width > 0 && (box.left < -0.5 || box.right > viewport + 0.5) && !inScrollingBox(element);
+      })
+      .map(name);
+    // biome-ignore lint/suspicious/noExplicitAny: Chart.js is a browser global here
+    const chart = (id: string) => (window as any).Chart.getChart(document.getElementById(id));
+    const ticks = [
+      chart("chart-collections").scales.count,
+      chart("chart-funnel").scales.x,
+      chart("chart-queues").scales.y,
+    ].flatMap((scale: { ticks: { value: number }[] }) => scale.ticks.map((t) => t.value));
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+      outside,
+      ticks,
+    };
+  });
+}
+
+it("fits a phone's window (390 px) and a laptop's (1280 px): nothing runs off the right edge", async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(15_000);
+  try {
+    await logIn(page);
+    for (const width of [390, 1280]) {
+      const layout = await layoutAt(page, width);
+      expect(layout.innerWidth, `at ${width} px`).toBe(width);
+      expect(layout.scrollWidth, `at ${width} px`).toBeLessThanOrEqual(layout.innerWidth);
+      expect(layout.outside, `at ${width} px`).toEqual([]);
+      // Counts tick on whole numbers.
+      expect(layout.ticks.length).toBeGreaterThan(0);
+      expect(
+        layout.ticks.filter((t) => !Number.isInteger(t)),
+        `at ${width} px`,
+      ).toEqual([]);
+    }
+  } finally {
+    await page.close();
+  }
+});
+
 it("logs in, draws the charts with the month's data, and reconciles the held charge with one click", async () => {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.setDefaultTimeout(15_000);
@@ -42,9 +112,7 @@ it("logs in, draws the charts with the month's data, and reconciles the held cha
   try {
     await page.goto(`${server.url}/ops`);
     expect(new URL(page.url()).pathname).toBe("/ops/login");
-    await page.fill("#key", key);
-    await page.click("button[type=submit]");
-    await page.waitForSelector('body[data-charts="4"]');
+    await logIn(page);
     // The month began more than 30 days ago: the operator widens the range.
     await page.getByRole("link", { name: "90d", exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get("range") === "90d");

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from "fastify";
+import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../../../src/apikeys/index.js";
 import { buildServer } from "../../../src/http/index.js";
+import type { SnakeCased } from "../../../src/http/ops/snake-json.js";
 import type { OpsSnapshot } from "../../../src/ops/index.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
 import { type BillingMonth, billAMonth, SCENARIO } from "./scenario.js";
@@ -9,7 +11,8 @@ import { type BillingMonth, billAMonth, SCENARIO } from "./scenario.js";
 /**
  * The ops dashboard over HTTP, after a month of billing through the simulator: its figures agree
  * with the ledger, it is closed to anyone without a session, and its actions go through the same
- * services as the API, guarded by the session's CSRF token and the key's scope.
+ * services as the API, guarded by the session's CSRF token and the key's scope. data.json is
+ * snake_case, as the rest of the API.
  */
 describe("the ops dashboard", () => {
   let h: EngineHarness;
@@ -47,6 +50,7 @@ describe("the ops dashboard", () => {
 
   const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
   const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+  const snapshotOf = (reply: { json: <T>() => T }) => reply.json<SnakeCased<OpsSnapshot>>();
 
   it("is closed without a session, and refuses a wrong key", async () => {
     for (const url of ["/ops", "/ops/data.json", `/ops/charges/${month.heldChargeId}`]) {
@@ -75,40 +79,49 @@ describe("the ops dashboard", () => {
     const { cookie } = await login(fullKey);
     const reply = await page(cookie, "/ops/data.json?range=90d");
     expect(reply.statusCode).toBe(200);
-    const s = reply.json<OpsSnapshot>();
+    // Every key snake_case, at every level.
+    expect(reply.body).not.toMatch(/"\w*[A-Z]\w*":/);
+    const s = snapshotOf(reply);
     const paid = SCENARIO.approves + SCENARIO.declinesTwice;
     expect(s.currency).toBe("QAR");
-    expect(s.collections.totals.paid).toEqual({ count: paid, amountMinor: paid * 10_000 });
+    expect(s.collections.totals.paid).toEqual({ count: paid, amount_minor: paid * 10_000 });
     // Every one of them by card: no link went out, none waits on a customer.
-    expect(s.paymentLinks.collected).toEqual({
-      card: { count: paid, amountMinor: paid * 10_000 },
-      link: { count: 0, amountMinor: 0 },
+    expect(s.payment_links.collected).toEqual({
+      card: { count: paid, amount_minor: paid * 10_000 },
+      link: { count: 0, amount_minor: 0 },
     });
-    expect(s.paymentLinks.funnel).toMatchObject({ sent: { count: 0, amountMinor: 0 }, paidRate: null });
-    expect(s.paymentLinks.awaiting).toEqual({ count: 0, oldestSentAt: null, byCurrency: [] });
+    expect(s.payment_links.funnel).toMatchObject({ sent: { count: 0, amount_minor: 0 }, paid_rate: null });
+    expect(s.payment_links.awaiting).toEqual({ count: 0, oldest_sent_at: null, by_currency: [] });
     // Two declines before each recovery, and the always-declined cards' first try and 4 retries.
     expect(s.collections.totals.declined.count).toBe(
       SCENARIO.declinesTwice * 2 + SCENARIO.alwaysDeclines * 5,
     );
     expect(s.funnel.entered.count).toBe(SCENARIO.declinesTwice + SCENARIO.alwaysDeclines);
     expect(s.funnel.recovered.count).toBe(SCENARIO.declinesTwice);
-    expect(s.funnel.recoveredByRetry).toEqual([
-      { retry: 1, count: 0, amountMinor: 0 },
-      { retry: 2, count: SCENARIO.declinesTwice, amountMinor: SCENARIO.declinesTwice * 10_000 },
+    expect(s.funnel.recovered_by_retry).toEqual([
+      { retry: 1, count: 0, amount_minor: 0 },
+      { retry: 2, count: SCENARIO.declinesTwice, amount_minor: SCENARIO.declinesTwice * 10_000 },
     ]);
     expect(s.funnel.invoiced.count).toBe(SCENARIO.alwaysDeclines);
-    expect(s.funnel.recoveryRate).toBeCloseTo(
+    expect(s.funnel.recovery_rate).toBeCloseTo(
       SCENARIO.declinesTwice / (SCENARIO.declinesTwice + SCENARIO.alwaysDeclines),
     );
     expect(s.subscriptions.counts.active).toBe(paid + 1);
     expect(s.subscriptions.counts.unpaid).toBe(SCENARIO.alwaysDeclines);
     // MRR counts active and past_due: 100.00 a month each.
-    expect(s.subscriptions.mrr).toEqual([{ currency: "QAR", amountMinor: (paid + 1) * 10_000 }]);
+    expect(s.subscriptions.mrr).toEqual([{ currency: "QAR", amount_minor: (paid + 1) * 10_000 }]);
     // No plan meters usage: nothing of Collected is usage (read-models.test.ts counts some).
-    expect(s.usageRevenue).toEqual({ paid: [] });
-    expect(s.attention.heldCharges.total).toBe(1);
-    expect(s.attention.heldCharges.items[0]?.chargeId).toBe(month.heldChargeId);
-    expect(s.attention.uncollectibleCharges.total).toBe(SCENARIO.alwaysDeclines);
+    expect(s.usage_revenue).toEqual({ paid: [] });
+    expect(s.attention.held_charges.total).toBe(1);
+    expect(s.attention.held_charges.items[0]?.charge_id).toBe(month.heldChargeId);
+    expect(s.attention.uncollectible_charges.total).toBe(SCENARIO.alwaysDeclines);
+    // Since when, on the billing clock, which began the month at the harness's start: not the
+    // wall clock, months ahead of it.
+    const listed = [...s.attention.held_charges.items, ...s.attention.uncollectible_charges.items];
+    for (const { since } of listed) {
+      const at = DateTime.fromISO(since ?? "");
+      expect(at >= DateTime.fromISO("2026-01-15T09:00:00Z") && at <= h.clock.now(), String(since)).toBe(true);
+    }
     expect(s.upcoming.renewals.find((r) => r.within === "7d")?.count).toBe(paid);
     expect(s.queue.queues.map((q) => q.queue)).toContain("charges");
     expect(s.breaker.open).toBe(false);
@@ -137,6 +150,12 @@ describe("the ops dashboard", () => {
     }
     expect(html).not.toMatch(/<script>(?!<\/script>)|style="/); // no inline script or style
     expect(html).toContain(`action="/ops/charges/${month.heldChargeId}/reconcile"`);
+    // Times in the billing time zone the picker names, and the lists' say whose clock they are on.
+    const zone = h.ctx.config.BILLING_TIMEZONE;
+    const asOf = /figures as of <span class="nowrap">([^<]+)<\/span>/.exec(html)?.[1] ?? "";
+    const shown = DateTime.fromFormat(asOf, "yyyy-MM-dd HH:mm", { zone });
+    expect(Math.abs(shown.diff(h.clock.now(), "minutes").minutes), asOf).toBeLessThan(2);
+    expect(html).toContain(`<th title="Billing clock, ${zone} time">Since</th>`);
     // The readiness checks, as /readyz gives them.
     expect(html).toContain('<tr data-check="database"><td>database</td><td class="check-ok">ok</td>');
     for (const check of ["queue", "gateway", "tick", "gateway_breaker"]) {
@@ -227,7 +246,7 @@ describe("the ops dashboard", () => {
 
   it("shows usage paid apart from MRR, as a part of Collected", async () => {
     const { cookie } = await login(fullKey);
-    const read = async () => (await page(cookie, "/ops/data.json?range=30d")).json<OpsSnapshot>();
+    const read = async () => snapshotOf(await page(cookie, "/ops/data.json?range=30d"));
     const before = await read();
     const { subscriptionId, planId } = month.approved[0]!;
     const paidAt = h.clock.now().minus({ hours: 1 });
@@ -237,8 +256,8 @@ describe("the ops dashboard", () => {
       values (${subscriptionId}, ${planId}, 'usage', ${paidAt.minus({ months: 1 }).toISO()}::timestamptz,
               ${paidAt.toISO()}::timestamptz, 2345, 'QAR', 'paid', 1, ${paidAt.toISO()}::timestamptz, 'usage-ops-1')`;
     const after = await read();
-    expect(after.usageRevenue).toEqual({ paid: [{ currency: "QAR", count: 1, amountMinor: 2_345 }] });
-    expect(after.collections.totals.paid.amountMinor - before.collections.totals.paid.amountMinor).toBe(
+    expect(after.usage_revenue).toEqual({ paid: [{ currency: "QAR", count: 1, amount_minor: 2_345 }] });
+    expect(after.collections.totals.paid.amount_minor - before.collections.totals.paid.amount_minor).toBe(
       2_345,
     );
     expect(after.subscriptions.mrr).toEqual(before.subscriptions.mrr);

@@ -1,8 +1,10 @@
 import { eq } from "drizzle-orm";
+import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../../src/apikeys/index.js";
 import { processChargeBatch } from "../../../src/charging/index.js";
 import { charges } from "../../../src/db/schema/index.js";
+import { type SnakeCased, snakeJson } from "../../../src/http/ops/snake-json.js";
 import { type OpsSnapshot, opsReader, paymentLinkFigures, presetRange } from "../../../src/ops/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
 import type { EngineHarness } from "../../support/engine.js";
@@ -145,13 +147,19 @@ describe("the ops dashboard on collection by payment link", () => {
 
     const data = await get("/ops/data.json?range=7d");
     expect(data.status).toBe(200);
-    const s = (await data.json()) as OpsSnapshot;
-    expect(s.paymentLinks).toEqual({
-      currency: "QAR",
-      collected: { card: collectedByCard, link: collectedByLink },
-      funnel,
-      awaiting: awaiting(),
-    });
+    const s = (await data.json()) as SnakeCased<OpsSnapshot>;
+    // The read model's figures, with data.json's snake_case keys.
+    expect(s.payment_links).toEqual(
+      JSON.parse(
+        snakeJson({
+          currency: "QAR",
+          collected: { card: collectedByCard, link: collectedByLink },
+          funnel,
+          awaiting: awaiting(),
+        }),
+      ),
+    );
+    expect(s.payment_links.awaiting.oldest_sent_at).toBe(sentAt);
 
     const page = await get("/ops?range=7d");
     expect(page.status).toBe(200);
@@ -171,8 +179,10 @@ describe("the ops dashboard on collection by payment link", () => {
     expect(html).toContain(step("paid", "Paid", 2, "50.0 %", "30.00 QAR"));
     expect(html).toContain(step("recovered", "… after a reminder", 1, "25.0 %", "20.00 QAR"));
     expect(html).toContain('Waiting on a customer <span class="count">2</span>');
+    // When the oldest link went out, in the billing time zone.
+    const sent = DateTime.fromISO(sentAt).setZone(h.ctx.config.BILLING_TIMEZONE).toFormat("yyyy-MM-dd HH:mm");
     expect(html).toContain(
-      `<tr data-currency="QAR"><td>QAR</td><td class="num">2</td><td class="num">120.00 QAR</td><td>${sentAt.slice(0, 16).replace("T", " ")}</td></tr>`,
+      `<tr data-currency="QAR"><td>QAR</td><td class="num">2</td><td class="num">120.00 QAR</td><td class="nowrap">${sent}</td></tr>`,
     );
   });
 });

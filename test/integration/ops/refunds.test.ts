@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../../src/apikeys/index.js";
 import { refunds } from "../../../src/db/schema/index.js";
+import type { SnakeCased } from "../../../src/http/ops/snake-json.js";
 import type { OpsSnapshot } from "../../../src/ops/index.js";
 import { reconcileRefund } from "../../../src/refunds/index.js";
 import { type ApiHarness, activeSubscription, createApiHarness, paidCharge } from "../api/support.js";
@@ -129,7 +130,7 @@ describe("the Refund button", () => {
 
 describe("collections net of refunds", () => {
   const snapshot = async (range: string) =>
-    (await get(fullCookie, `/ops/data.json?range=${range}`)).json<OpsSnapshot>();
+    (await get(fullCookie, `/ops/data.json?range=${range}`)).json<SnakeCased<OpsSnapshot>>();
 
   /** What the ledger holds: paid charges' money less completed and under_processing refunds. */
   async function ledger() {
@@ -159,19 +160,19 @@ describe("collections net of refunds", () => {
 
     const s = await snapshot("30d");
     expect(s.collections.totals).toMatchObject({
-      paid: { count: 4, amountMinor: 40_000 },
-      refunded: { count: 2, amountMinor: 20_000 },
-      collected: { amountMinor: 20_000 },
+      paid: { count: 4, amount_minor: 40_000 },
+      refunded: { count: 2, amount_minor: 20_000 },
+      collected: { amount_minor: 20_000 },
     });
     const { paid, refunded } = await ledger();
-    expect(s.collections.totals.collected.amountMinor).toBe(paid - refunded);
+    expect(s.collections.totals.collected.amount_minor).toBe(paid - refunded);
     const days = s.collections.buckets.filter((b) => b.paid.count > 0 || b.refunded.count > 0);
     expect(
       days.map((b) => [
         b.start.slice(0, 10),
-        b.paid.amountMinor,
-        b.refunded.amountMinor,
-        b.collected.amountMinor,
+        b.paid.amount_minor,
+        b.refunded.amount_minor,
+        b.collected.amount_minor,
       ]),
     ).toEqual([
       ["2026-01-15", 40_000, 10_000, 30_000],
@@ -188,14 +189,14 @@ describe("collections net of refunds", () => {
     await api.call("POST", `/v1/charges/${chargeIds[3]}/refund`);
     const later = await snapshot("30d");
     expect(later.collections.totals).toMatchObject({
-      paid: { count: 4, amountMinor: 40_000 },
-      refunded: { count: 4, amountMinor: 40_000 },
-      collected: { amountMinor: 0 },
+      paid: { count: 4, amount_minor: 40_000 },
+      refunded: { count: 4, amount_minor: 40_000 },
+      collected: { amount_minor: 0 },
     });
     const now = await ledger();
-    expect(later.collections.totals.collected.amountMinor).toBe(now.paid - now.refunded);
+    expect(later.collections.totals.collected.amount_minor).toBe(now.paid - now.refunded);
     // The card and link split stays what was paid; the table takes the refunds off it.
-    expect(later.paymentLinks.collected.card).toEqual({ count: 4, amountMinor: 40_000 });
+    expect(later.payment_links.collected.card).toEqual({ count: 4, amount_minor: 40_000 });
   });
 
   it("shows Refunded beside Collected on the page and in the chart's data", async () => {
@@ -215,7 +216,7 @@ describe("collections net of refunds", () => {
       /<script type="application\/json" id="ops-data">([^<]*)<\/script>/.exec(html)?.[1] ?? "{}",
     );
     const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-    expect(sum(data.collections.collectedAmount)).toBe(0);
-    expect(sum(data.collections.refundedAmount)).toBe(40_000);
+    expect(sum(data.collections.collected_amount)).toBe(0);
+    expect(sum(data.collections.refunded_amount)).toBe(40_000);
   });
 });

@@ -1,5 +1,6 @@
 // The ops dashboard's charts, drawn with Chart.js (loaded before this file) from the JSON block the
-// server renders into the page (#ops-data). No data is fetched: what the page shows is one snapshot.
+// server renders into the page (#ops-data, snake_case). No data is fetched: what the page shows is
+// one snapshot.
 (() => {
   const source = document.getElementById("ops-data");
   if (!source || typeof Chart === "undefined") return;
@@ -12,13 +13,23 @@
     muted: "#8a94a6",
     blue: "#3b6fd6",
   };
-  const money = (minor) =>
-    `${(minor / scale).toLocaleString(undefined, { minimumFractionDigits: data.exponent, maximumFractionDigits: data.exponent })} ${data.currency}`;
+  // Exact, from the integer minor units, grouped as the page's figures are (html.ts money).
+  const money = (minor) => {
+    const digits = String(Math.abs(minor)).padStart(data.exponent + 1, "0");
+    const whole = digits.slice(0, digits.length - data.exponent).replace(/\B(?=(\d{3})+$)/g, ",");
+    const fraction = data.exponent > 0 ? `.${digits.slice(-data.exponent)}` : "";
+    return `${minor < 0 ? "-" : ""}${whole}${fraction} ${data.currency}`;
+  };
+  // Counts are whole: no tick at 0.5.
+  const countTicks = { precision: 0 };
   const label = (iso) => (data.unit === "hour" ? iso.slice(5, 16).replace("T", " ") : iso.slice(0, 10));
   Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
+  // The axes group thousands with commas, as the page's figures do, whatever the browser's language.
+  Chart.defaults.locale = "en-US";
   Chart.defaults.animation = false;
 
   const charts = [];
+  const narrow = (id) => (document.getElementById(id)?.parentElement?.clientWidth ?? 0) < 440;
   const draw = (id, config) => {
     const canvas = document.getElementById(id);
     if (canvas)
@@ -44,23 +55,23 @@
     data: {
       labels: c.labels.map(label),
       datasets: [
-        amountLine("Collected", c.collectedAmount, palette.blue),
-        { label: "Paid", data: c.paidCount, backgroundColor: palette.paid, stack: "n", yAxisID: "count" },
+        amountLine("Collected", c.collected_amount, palette.blue),
+        { label: "Paid", data: c.paid_count, backgroundColor: palette.paid, stack: "n", yAxisID: "count" },
         {
           label: "Declined",
-          data: c.declinedCount,
+          data: c.declined_count,
           backgroundColor: palette.declined,
           stack: "n",
           yAxisID: "count",
         },
         {
           label: "Unknown",
-          data: c.unknownCount,
+          data: c.unknown_count,
           backgroundColor: palette.unknown,
           stack: "n",
           yAxisID: "count",
         },
-        amountLine("Refunded", c.refundedAmount, palette.muted),
+        amountLine("Refunded", c.refunded_amount, palette.muted),
       ],
     },
     options: {
@@ -70,6 +81,7 @@
           position: "left",
           beginAtZero: true,
           stacked: true,
+          ticks: countTicks,
           title: { display: true, text: "attempts" },
         },
         amount: {
@@ -115,7 +127,7 @@
     options: {
       indexAxis: "y",
       plugins: { legend: { display: false } },
-      scales: { x: { beginAtZero: true } },
+      scales: { x: { beginAtZero: true, ticks: countTicks } },
     },
   });
 
@@ -139,7 +151,8 @@
         },
       ],
     },
-    options: { plugins: { legend: { position: "right" } } },
+    // Beside the doughnut where there is room, under it on a phone.
+    options: { plugins: { legend: { position: narrow("chart-statuses") ? "bottom" : "right" } } },
   });
 
   const q = data.queues;
@@ -154,7 +167,7 @@
         { label: "Failed", data: q.failed, backgroundColor: palette.declined },
       ],
     },
-    options: { scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true } } },
+    options: { scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: countTicks } } },
   });
 
   document.body.dataset.charts = String(charts.length);
