@@ -1,9 +1,10 @@
 # One image for every part of billing-engine; docker-compose.yml picks the command per service.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The postinstall step repairs the postgres.js driver (see the script's header).
+# The postinstall step applies patches/ (the postgres.js repair; see the script's header).
 COPY scripts/patch-dependencies.mjs scripts/
+COPY patches/ patches/
 # Dependencies first, so this layer is reused while only sources change. npm's `prepare` builds
 # dist/ from the sources, which are not copied yet: it is left out here and run below. tsx and
 # typescript (dev dependencies) run and build the TypeScript, so dev dependencies are installed too.
