@@ -14,6 +14,9 @@ import { DEFAULT_RECOVER_MS } from "./throttle.js";
  * process keeps to its own limits. A process's in-flight count outlives its last call by twice the
  * gateway timeout, after which a process that died frees its share.
  */
+/** A tenth of a second's worth may go out at once: waves large enough to claim together. */
+const BURST_MS = 100;
+
 export function processLimiter(
   ctx: Pick<EngineContext, "config" | "logger">,
   limits: { maxInFlight: number; ratePerSecond: number },
@@ -43,6 +46,7 @@ export function processLimiter(
       windowMs: config.GATEWAY_RATE_WINDOW_MS,
       leaseMs: 2 * config.GATEWAY_TIMEOUT_MS,
       recoverMs: DEFAULT_RECOVER_MS,
+      burstMs: BURST_MS,
     },
   });
   return { limiter: withSharedBudget(local, budget, { logger: ctx.logger }), close: () => budget.close() };

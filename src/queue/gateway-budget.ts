@@ -5,8 +5,11 @@ import { Redis } from "ioredis";
  * Rule: one gateway budget per merchant account, shared by every process on every machine, kept
  * in Redis and changed only by one Lua script (atomic, on Redis's own clock, so machines whose
  * clocks differ still agree):
- * - rate: the calls reserved in the last `windowMs` (a sliding log of reservations) never pass
- *   the allowed rate, so no window of that length sees more. A reservation is dated again when its
+ * - rate: calls are paced by a token bucket refilled at the allowed rate per window and holding
+ *   `burstMs` of it, so they reach the gateway as a steady stream rather than a window's worth at
+ *   once (a gateway stamps each call as it handles it, so a burst it is still working through
+ *   would crowd the next window); and the calls reserved in the last `windowMs` (a sliding log of
+ *   reservations) never pass the allowed rate, so no window of that length sees more. A reservation is dated again when its
  *   calls actually go out (`sent`, after their attempts are claimed), so a slow claim cannot bring
  *   two waves closer together at the gateway than in the log; the window is kept a little longer
  *   than a second for the way from us to the gateway;
@@ -30,6 +33,8 @@ export interface BudgetLimits {
   readonly leaseMs: number;
   /** How long the rate takes to climb from nothing back to its whole after a 429, in ms. */
   readonly recoverMs: number;
+  /** How much of the rate may go out at once, in ms of it (the bucket's size). */
+  readonly burstMs: number;
 }
 
 export interface Reservation {
@@ -60,7 +65,8 @@ local op, proc = ARGV[1], ARGV[2]
 local max, least, returning = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local rate, cap = tonumber(ARGV[6]), tonumber(ARGV[7])
 local window, lease, recover = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
-local log, flying, leases, slow, seq = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local burst = tonumber(ARGV[12])
+local log, flying, leases, slow, seq, bucket = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 
 if cap > 0 then
   if returning > 0 and redis.call('HINCRBY', flying, proc, -returning) <= 0 then
@@ -99,12 +105,18 @@ end
 local free = max
 local used = 0
 local entries = {}
+local perMs, capacity, tokens = 0, 0, 0
 if rate > 0 then
   redis.call('ZREMRANGEBYSCORE', log, '-inf', now - window)
   entries = redis.call('ZRANGE', log, 0, -1, 'WITHSCORES')
   for i = 1, #entries, 2 do used = used + tonumber(string.match(entries[i], '^(%d+)')) end
-  free = math.min(free, allowed - used)
-  least = math.min(least, allowed)
+  perMs = allowed / window
+  capacity = math.max(1, math.floor(allowed * burst / window))
+  tokens = capacity
+  local b = redis.call('HMGET', bucket, 'tokens', 'at')
+  if b[1] then tokens = math.min(capacity, tonumber(b[1]) + (now - tonumber(b[2])) * perMs) end
+  free = math.min(free, allowed - used, math.floor(tokens))
+  least = math.min(least, capacity)
 end
 if cap > 0 then
   local open = 0
@@ -121,19 +133,23 @@ if free >= least then
     redis.call('ZADD', log, now, id)
     redis.call('PEXPIRE', log, window * 2)
     redis.call('PEXPIRE', seq, window * 2)
+    redis.call('HSET', bucket, 'tokens', tokens - free, 'at', now)
+    redis.call('PEXPIRE', bucket, window * 2)
   end
   if cap > 0 then redis.call('HINCRBY', flying, proc, free) end
   return {free, 0, id}
 end
 
--- Rate-bound: until the oldest reservations leave the window. Else in-flight-bound: soon.
+-- Paced: until the bucket holds enough. Window-bound: until the oldest reservations leave it.
+-- Else in-flight-bound: soon.
 local wait = 5
+if rate > 0 and tokens < least then wait = math.ceil((least - tokens) / perMs) end
 if rate > 0 and allowed - used < least then
   local freed = allowed - used
   for i = 1, #entries, 2 do
     freed = freed + tonumber(string.match(entries[i], '^(%d+)'))
     if freed >= least then
-      wait = tonumber(entries[i + 1]) + window - now
+      wait = math.max(wait, tonumber(entries[i + 1]) + window - now)
       break
     end
   end
@@ -152,9 +168,9 @@ export function createGatewayBudget(options: {
   const { limits } = options;
   // Commands wait for the connection, but fail after one reconnection rather than queue forever.
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
-  redis.defineCommand("gatewayBudget", { numberOfKeys: 5, lua: SCRIPT });
+  redis.defineCommand("gatewayBudget", { numberOfKeys: 6, lua: SCRIPT });
   const tag = `${options.prefix}:gateway-budget:{${options.account}}`;
-  const keys = ["log", "flying", "leases", "slow", "seq"].map((name) => `${tag}:${name}`);
+  const keys = ["log", "flying", "leases", "slow", "seq", "bucket"].map((name) => `${tag}:${name}`);
   const processId = randomUUID();
   const call = async (op: string, max: number, atLeast: number, returning: number, ids = "") => {
     const run = (
@@ -174,6 +190,7 @@ export function createGatewayBudget(options: {
       limits.leaseMs,
       limits.recoverMs,
       ids,
+      limits.burstMs,
     );
     return [Number(first), Number(second), id] as const;
   };

@@ -15,7 +15,9 @@ describe("postgres.js when BEGIN fills a busy connection's pipeline", () => {
 
   beforeAll(async () => {
     t = await createTestDatabase();
-    pool = postgres(t.url, { max: 2, max_pipeline: 2, onnotice: () => undefined });
+    // max_pipeline is a real option the typings leave out.
+    const pipeline: object = { max_pipeline: 2 };
+    pool = postgres(t.url, { max: 2, onnotice: () => undefined, ...pipeline });
   });
   afterAll(async () => {
     await pool?.end({ timeout: 1 });

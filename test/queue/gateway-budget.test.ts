@@ -18,6 +18,8 @@ const LIMITS: BudgetLimits = {
   windowMs: 1_000,
   leaseMs: 60_000,
   recoverMs: 10_000,
+  // The whole window at once, so the log's own bound shows; the pacing is tested apart.
+  burstMs: 1_000,
 };
 
 function processes(count: number, limits: Partial<BudgetLimits>): SharedBudget[] {
@@ -79,5 +81,15 @@ describe("the shared gateway budget", () => {
     expect(granted).toBeGreaterThanOrEqual(20);
     expect(granted).toBeLessThan(25);
     expect(await b!.throttled()).toBeLessThanOrEqual(12);
+  });
+
+  it("paces the rate: a burst's worth at once, then as the bucket fills", async () => {
+    const [a, b] = processes(2, { ratePerSecond: 100, burstMs: 100 });
+    expect((await a!.reserve(50, 1, 0)).granted).toBe(10);
+    const paced = await b!.reserve(50, 5, 0);
+    expect(paced.granted).toBe(0);
+    // 5 calls at 100 a second: about 50 ms.
+    expect(paced.waitMs).toBeGreaterThan(30);
+    expect(paced.waitMs).toBeLessThanOrEqual(50);
   });
 });
