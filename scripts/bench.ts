@@ -33,7 +33,7 @@
  *                         the grace, paid by link after the link phase and checked exactly once,
  *                         amounts included (default 20; 0 skips)
  *   BENCH_QUEUE           redis (default) or postgres: where BullMQ keeps its jobs
- *   BENCH_WORKERS         charge worker processes (default: unset, one worker in this process)
+ *   BENCH_WORKERS         charge worker processes (default 1; 0: one worker in this process)
  *   BENCH_CONCURRENCY     batch jobs at once per worker (CHARGE_CONCURRENCY, default 8)
  *   BENCH_BATCH           charges per job (CHARGE_BATCH_SIZE, default 200)
  *   BENCH_IN_FLIGHT       gateway calls open at once per worker (CHARGE_MAX_IN_FLIGHT, default 256)
@@ -41,12 +41,13 @@
  *   BENCH_GATEWAY_RATE    the merchant's rate limit in the simulator (429 past it) and the budget all
  *                         workers share (GATEWAY_RATE_PER_SECOND); checked held (default: none)
  *   BENCH_LATENCY_MS      added latency of every GetnewPayment in the simulator (default 0)
- *   BENCH_PGBENCH_SECONDS length of the pgbench baseline (default 15; 0 skips it)
+ *   BENCH_PGBENCH_SECONDS length of the pgbench baseline, run right before and right after the
+ *                         charging window on the same server (default 15; 0 skips it)
  *   BENCH_TICK_MS         how often the billing tick runs during the run (default 5000; the paid
  *                         count is polled every 250 ms)
  *   BENCH_JSON            1: also print every figure as one JSON line
  *   BENCH_CPU_PROF_DIR    where worker processes write a CPU profile (node --cpu-prof) when they stop
- *   BENCH_REDIS_URL       Redis (default redis://127.0.0.1:6379)
+ *   BENCH_REDIS_URL       Redis (default: a redis-server of the bench's own, so its commands are counted alone)
  *   BENCH_DATABASE_URL    maintenance database of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { randomBytes } from "node:crypto";
@@ -67,7 +68,14 @@ import { createGatewayClient } from "../src/gateway/index.js";
 import { silentLogger } from "../src/logger/index.js";
 import { createQueueSystem, QUEUE_NAMES } from "../src/queue/index.js";
 import { runBillingTick } from "../src/scheduler/index.js";
-import { machineBusyMs, pgCounters, postgresCpuMs, processCpuMs, redisCommands } from "./bench/counters.js";
+import {
+  cpuSince,
+  machineBusyMs,
+  pgCounters,
+  postgresCpu,
+  processCpuMs,
+  redisCommands,
+} from "./bench/counters.js";
 import { type Check, exactlyOnce } from "./bench/exactly-once.js";
 import { gatewayRate, limitGateway } from "./bench/gateway-rate.js";
 import { type LinkRun, linkChecks, payByLink } from "./bench/links.js";
@@ -79,6 +87,7 @@ import {
   type WorkerProcess,
   waitForWorkers,
 } from "./bench/processes.js";
+import { startBenchRedis } from "./bench/redis-server.js";
 import { seedSubscriptions } from "./bench/seed.js";
 import { payUsage, type UsageRun, usageChecks } from "./bench/usage.js";
 
@@ -91,7 +100,7 @@ const env = z
     BENCH_QUEUE: z.enum(["redis", "postgres"]).default("redis"),
     BENCH_WORKERS: z.preprocess(
       (v) => (v === "" ? undefined : v),
-      z.coerce.number().int().min(1).max(32).optional(),
+      z.coerce.number().int().min(0).max(32).default(1),
     ),
     BENCH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
     BENCH_BATCH: z.coerce.number().int().min(1).max(1000).default(200),
@@ -103,7 +112,7 @@ const env = z
     BENCH_TICK_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     BENCH_JSON: z.enum(["0", "1"]).default("0"),
     BENCH_CPU_PROF_DIR: z.string().optional(),
-    BENCH_REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
+    BENCH_REDIS_URL: z.string().optional(),
     BENCH_DATABASE_URL: z.string().default("postgres://postgres@127.0.0.1:5432/postgres"),
   })
   .parse(process.env);
@@ -133,21 +142,24 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 async function main() {
   const n = env.BENCH_SUBSCRIPTIONS;
   const due = Math.min(env.BENCH_DUE ?? n, n);
-  const baseline =
+  const pgbench = () =>
     env.BENCH_PGBENCH_SECONDS > 0
-      ? await pgbenchTps(env.BENCH_DATABASE_URL, env.BENCH_PGBENCH_SECONDS)
-      : undefined;
+      ? pgbenchTps(env.BENCH_DATABASE_URL, env.BENCH_PGBENCH_SECONDS)
+      : Promise.resolve(undefined);
+  const ownRedis =
+    env.BENCH_QUEUE === "redis" && env.BENCH_REDIS_URL === undefined ? await startBenchRedis() : undefined;
+  const redisUrl = env.BENCH_REDIS_URL ?? ownRedis?.url ?? "";
   const sim = await startSimulatorProcess();
   const dbName = `billing_bench_${randomBytes(5).toString("hex")}`;
   const databaseUrl = withDatabase(env.BENCH_DATABASE_URL, dbName);
   await migrateDatabase(databaseUrl);
   const database = createDb(databaseUrl, { max: 20 });
   const admin = postgres(env.BENCH_DATABASE_URL, { max: 1, onnotice: () => {} });
-  const redis = env.BENCH_QUEUE === "redis" ? new Redis(env.BENCH_REDIS_URL) : undefined;
+  const redis = env.BENCH_QUEUE === "redis" ? new Redis(redisUrl) : undefined;
   const publicUrl = "http://127.0.0.1:9";
   const engineEnv = {
     DATABASE_URL: databaseUrl,
-    ...(env.BENCH_QUEUE === "redis" ? { REDIS_URL: env.BENCH_REDIS_URL } : {}),
+    ...(env.BENCH_QUEUE === "redis" ? { REDIS_URL: redisUrl } : {}),
     GATEWAY_BASE_URL: sim.url,
     GATEWAY_LEGACY_URL: sim.url,
     GATEWAY_API_KEY: sim.apiKey,
@@ -174,11 +186,11 @@ async function main() {
   };
   if (env.BENCH_QUEUE === "postgres") delete workerEnv.REDIS_URL;
   // Refuse before seeding rather than after: the processes would stop on the same error.
-  if (env.BENCH_WORKERS !== undefined) loadConfig(workerEnv);
+  if (env.BENCH_WORKERS > 0) loadConfig(workerEnv);
   const queueSystem = () =>
     createQueueSystem(
       env.BENCH_QUEUE === "redis"
-        ? { redisUrl: env.BENCH_REDIS_URL, prefix: config.QUEUE_PREFIX }
+        ? { redisUrl, prefix: config.QUEUE_PREFIX }
         : { databaseUrl, prefix: config.QUEUE_PREFIX },
     );
   const queues = queueSystem();
@@ -217,7 +229,7 @@ async function main() {
 
     let workersLine: string;
     let stopWorkers: () => Promise<string>;
-    if (env.BENCH_WORKERS === undefined) {
+    if (env.BENCH_WORKERS === 0) {
       let peakRss = process.memoryUsage().rss;
       const sampler = setInterval(() => {
         peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -226,7 +238,7 @@ async function main() {
         concurrency: env.BENCH_CONCURRENCY,
         ratePerSecond: env.BENCH_RATE,
       });
-      workersLine = "1, in this process (BENCH_WORKERS unset)";
+      workersLine = "1, in this process (BENCH_WORKERS=0)";
       stopWorkers = async () => {
         clearInterval(sampler);
         await worker.close();
@@ -258,6 +270,8 @@ async function main() {
       };
     }
 
+    // Right before the window, on the same server, once everything is seeded and started.
+    const pgbenchBefore = await pgbench();
     const workerCpu = () =>
       Promise.all(workerProcesses.map((w) => processCpuMs(w.child.pid))).then((all) =>
         all.reduce<number>((sum, ms) => sum + (ms ?? 0), 0),
@@ -267,7 +281,7 @@ async function main() {
       self: process.cpuUsage(),
       workers: await workerCpu(),
       sim: await processCpuMs(sim.child.pid),
-      postgres: await postgresCpuMs(),
+      postgres: await postgresCpu(dbName),
       pg: await pgCounters(admin, dbName),
       redis: await redisCommands(redis),
     };
@@ -299,22 +313,28 @@ async function main() {
         ? undefined
         : await gatewayRate(sim.url, sim.apiKey, env.BENCH_GATEWAY_RATE, seconds);
     const workerCpuAfter = await workerCpu();
+    // Before the workers stop: their backends' CPU leaves /proc with them.
+    const postgresAfter = await postgresCpu(dbName);
     const rssLine = await stopWorkers();
     const emptyTickStart = performance.now();
     const empty = await runBillingTick(ctx);
     const emptyTickMs = performance.now() - emptyTickStart;
     const self = process.cpuUsage(before.self);
-    // Read while the backends live (an exited backend's CPU is gone from /proc).
     const cpuAfter = {
       machine: await machineBusyMs(),
       sim: await processCpuMs(sim.child.pid),
-      postgres: await postgresCpuMs(),
     };
     // Closing the pools makes every backend flush its statistics before they are read.
     await queues.close();
     await database.close();
     databaseOpen = false;
     const after = { ...cpuAfter, pg: await pgCounters(admin, dbName), redis: await redisCommands(redis) };
+    const pgbenchAfter = await pgbench();
+    // The ratio is to the mean of the two: the machine may have changed during the window.
+    const baseline =
+      pgbenchBefore === undefined || pgbenchAfter === undefined
+        ? undefined
+        : (pgbenchBefore + pgbenchAfter) / 2;
 
     const perCharge = (a: number | undefined, b: number | undefined, digits = 2) =>
       a === undefined || b === undefined ? "n/a" : ((a - b) / paidCount).toFixed(digits);
@@ -381,7 +401,7 @@ async function main() {
       subscriptions: n,
       due,
       queue: env.BENCH_QUEUE,
-      workers: env.BENCH_WORKERS ?? 0,
+      workers: env.BENCH_WORKERS,
       concurrency: env.BENCH_CONCURRENCY,
       batch: env.BENCH_BATCH,
       in_flight: env.BENCH_IN_FLIGHT,
@@ -390,11 +410,13 @@ async function main() {
       seconds: Number(seconds.toFixed(2)),
       charges_per_second: Number(rate.toFixed(0)),
       pgbench_tps: baseline ?? null,
+      pgbench_before_tps: pgbenchBefore ?? null,
+      pgbench_after_tps: pgbenchAfter ?? null,
       ratio: baseline ? Number((rate / baseline).toFixed(3)) : null,
       machine_cpu_ms: perCharge(after.machine, before.machine),
       engine_cpu_ms: (engineCpuMs / paidCount).toFixed(2),
       simulator_cpu_ms: perCharge(after.sim, before.sim),
-      postgres_cpu_ms: perCharge(after.postgres, before.postgres),
+      postgres_cpu_ms: perCharge(cpuSince(postgresAfter, before.postgres), 0),
       statements: perCharge(after.pg.statements, before.pg.statements),
       commits: perCharge(after.pg.commits, before.pg.commits, 3),
       redis_commands: perCharge(after.redis, before.redis),
@@ -417,7 +439,7 @@ async function main() {
         `per worker:           ${env.BENCH_CONCURRENCY} jobs of ${env.BENCH_BATCH} charges, ${env.BENCH_IN_FLIGHT} calls in flight; gateway latency +${env.BENCH_LATENCY_MS} ms`,
         `charges paid:         ${paidCount} in ${seconds.toFixed(2)} s`,
         `charges per second:   ${figures.charges_per_second}`,
-        `pgbench -N tps:       ${baseline?.toFixed(0) ?? "skipped"}${baseline ? ` (ratio ${figures.ratio})` : ""}`,
+        `pgbench -N tps:       ${baseline ? `${pgbenchBefore!.toFixed(0)} before, ${pgbenchAfter!.toFixed(0)} after the window (ratio ${figures.ratio} to their mean)` : "skipped"}`,
         `CPU ms per charge:    machine ${figures.machine_cpu_ms}, engine ${figures.engine_cpu_ms}, simulator ${figures.simulator_cpu_ms}, postgres ${figures.postgres_cpu_ms}`,
         `per charge:           ${figures.statements} statements${after.pg.statements === undefined ? " (pg_stat_statements not loaded)" : ""}, ${figures.commits} commits, ${figures.redis_commands} Redis commands`,
         rssLine,
@@ -453,6 +475,7 @@ async function main() {
     await admin.end();
     sim.child.kill("SIGTERM");
     await once(sim.child, "exit");
+    await ownRedis?.stop();
   }
 }
 

@@ -36,20 +36,44 @@ export async function processCpuMs(pid: number | undefined): Promise<number | un
   }
 }
 
-/** CPU ms of every process named `postgres` (the server and its backends). */
-export async function postgresCpuMs(): Promise<number | undefined> {
+/**
+ * CPU ms of the PostgreSQL processes that work for this run, by pid: the backends of `database`
+ * (their title names it) and the server's own processes (checkpointer, WAL writer, …: no database
+ * in their title), but not other databases' backends on a shared server. Read while the backends
+ * live: an exited backend's CPU is gone from /proc, so read it before the workers stop.
+ */
+export async function postgresCpu(database: string): Promise<Map<number, number> | undefined> {
   try {
-    let total = 0;
+    const found = new Map<number, number>();
     for (const entry of await readdir("/proc")) {
       if (!/^\d+$/.test(entry)) continue;
       const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
       if (!stat.includes("(postgres)")) continue;
-      total += (await processCpuMs(Number(entry))) ?? 0;
+      const title = (await readFile(`/proc/${entry}/cmdline`, "utf8").catch(() => "")).replaceAll("\0", " ");
+      // A backend's title is "postgres: <cluster>: <user> <database> <client(port)> <state>", an
+      // autovacuum worker's "… autovacuum worker <database>"; the server's own have neither.
+      const of =
+        /^postgres: \S+: \S+ (\S+) (?:\[local\]|\S+\(\d+\))/.exec(title)?.[1] ??
+        /autovacuum worker (\S+)/.exec(title)?.[1];
+      if (of !== undefined && of !== database) continue;
+      const ms = await processCpuMs(Number(entry));
+      if (ms !== undefined) found.set(Number(entry), ms);
     }
-    return total;
+    return found;
   } catch {
     return undefined;
   }
+}
+
+/** CPU ms spent between two readings (a process that appeared since counts from nothing). */
+export function cpuSince(
+  after: Map<number, number> | undefined,
+  before: Map<number, number> | undefined,
+): number | undefined {
+  if (!after || !before) return undefined;
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
 }
 
 export interface PgCounters {
