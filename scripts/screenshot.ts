@@ -15,7 +15,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { DateTime } from "luxon";
 import { createApiKey } from "../src/apikeys/index.js";
-import { money } from "../src/http/ops/html.js";
+import { money } from "../src/http/html.js";
 import { opsReader, presetRange } from "../src/ops/index.js";
 import { dashboardMonth, dashboardMonthStart } from "../src/runtime/demo/dashboard-month.js";
 import { runScreenshot, type ScreenshotRun } from "./screenshot/run.js";

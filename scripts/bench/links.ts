@@ -13,12 +13,12 @@
  * card collections and checkout payments equal to the database's paid total to the minor unit.
  */
 import type postgres from "postgres";
+import { startServer } from "../../src/app/index.js";
 import { startChargeWorker } from "../../src/charging/index.js";
 import type { EngineContext } from "../../src/context/index.js";
 import { createCustomer } from "../../src/customers/index.js";
 import { subscribe } from "../../src/enrollment/index.js";
 import { EVENT_TYPES } from "../../src/events/index.js";
-import { startServer } from "../../src/http/index.js";
 import { toMinor } from "../../src/money/index.js";
 import { createPlan } from "../../src/plans/index.js";
 import { runBillingTick } from "../../src/scheduler/index.js";

@@ -28,6 +28,7 @@
 import type { DateTime } from "luxon";
 import type postgres from "postgres";
 import { createApiKey } from "../../src/apikeys/index.js";
+import { startServer } from "../../src/app/index.js";
 import { startChargeWorker } from "../../src/charging/index.js";
 import type { ControllableClock } from "../../src/clock/index.js";
 import type { EngineContext } from "../../src/context/index.js";
@@ -35,7 +36,6 @@ import { createCustomer } from "../../src/customers/index.js";
 import { pgInstant } from "../../src/db/index.js";
 import { subscribe } from "../../src/enrollment/index.js";
 import { EVENT_TYPES } from "../../src/events/index.js";
-import { startServer } from "../../src/http/index.js";
 import { toMinor } from "../../src/money/index.js";
 import { createPlan } from "../../src/plans/index.js";
 import { runBillingTick } from "../../src/scheduler/index.js";

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { authenticateApiKey, permits } from "../apikeys/index.js";
 import type { EngineContext } from "../context/index.js";
+import { ApiProblem } from "../problems/index.js";
 import { setCaller } from "./context.js";
-import { ApiProblem } from "./problem.js";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 

@@ -1,12 +1,12 @@
 import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { domainProblem } from "./domain-errors.js";
-import { ApiProblem, type FieldError, sendProblem, validationFailed } from "./problem.js";
+import { ApiProblem, domainProblem, type FieldError, validationFailed } from "../problems/index.js";
+import { sendProblem } from "./problem.js";
 
 /**
  * The error handler of the /v1 scope: whatever a hook or handler throws leaves as problem+json.
- * The engine's service errors are mapped in domain-errors.ts, so handlers stay thin.
+ * The engine's service errors are mapped in src/problems/domain-problems.ts, so handlers stay thin.
  */
 
 const LOCATIONS: Record<string, FieldError["location"]> = {

@@ -1,5 +1,5 @@
 import { FeatureError, type FeatureErrorCode } from "../entitlements/index.js";
-import { ApiProblem } from "./problem.js";
+import { ApiProblem } from "../problems/index.js";
 
 /**
  * The features services' refusals as problems: unknown plans and features are 404s, a code taken

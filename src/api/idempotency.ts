@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { EngineContext } from "../context/index.js";
+import { ApiProblem } from "../problems/index.js";
 import { callerOf } from "./context.js";
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyRef } from "./idempotency-store.js";
-import { ApiProblem, PROBLEM_CONTENT_TYPE } from "./problem.js";
+import { PROBLEM_CONTENT_TYPE } from "./problem.js";
 
 /**
  * Idempotency-Key on POST. The same key with the same request (method, path and body, compared

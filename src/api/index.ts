@@ -2,5 +2,5 @@
 
 export { type RefundChargeInput, type RefundRow, refundCharge } from "../refunds/index.js";
 export { DOCS_PATH, OPENAPI_PATH } from "./openapi.js";
-export { ApiProblem } from "./problem.js";
+export { sendProblem } from "./problem.js";
 export { registerMerchantApi } from "./register.js";

@@ -1,5 +1,5 @@
 import { errorCodes, type FastifyRequest } from "fastify";
-import { ApiProblem, type FieldError, validationFailed } from "./problem.js";
+import { ApiProblem, type FieldError, validationFailed } from "../problems/index.js";
 
 /**
  * Rule: a /v1 JSON body is read as UTF-8 or refused, and a key that could reach an object's

@@ -1,7 +1,7 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import type { Config } from "../config/index.js";
+import { ApiProblem } from "../problems/index.js";
 import { callerOf } from "./context.js";
-import { ApiProblem } from "./problem.js";
 
 /**
  * onRequest hook of the /v1 scope, after authentication: each API key may make API_RATE_LIMIT

@@ -1,7 +1,8 @@
 /**
- * Delays between transport-level retries (resolving an attempt whose outcome is unknown, e.g. by
- * repeating the status check). "Full jitter" spreads workers that failed together so they do not
- * hit the gateway again in lockstep. Card retries after a decline follow the dunning policy instead.
+ * Delays between transport-level retries: the gateway client repeating a read, resolving an attempt
+ * whose outcome is unknown (e.g. by repeating the status check), a message or a payment record sent
+ * again. "Full jitter" spreads workers that failed together so they do not hit the gateway again in
+ * lockstep. Card retries after a decline follow the dunning policy instead.
  */
 export interface BackoffOptions {
   /** 0 for the first retry. */

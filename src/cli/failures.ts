@@ -1,6 +1,5 @@
 import { CommanderError } from "commander";
 import { ZodError } from "zod";
-import { ApiProblem } from "../api/problem.js";
 import { ApiKeyNameError } from "../apikeys/index.js";
 import { ConfigError } from "../config/index.js";
 import { CouponError, CouponInputError } from "../coupons/index.js";
@@ -8,6 +7,8 @@ import { CustomerInputError } from "../customers/index.js";
 import { DuplicateSubscriptionError, EnrollmentCheckoutError, EnrollmentError } from "../enrollment/index.js";
 import { PlanInputError } from "../plans/index.js";
 import { CreditInputError, CreditRefusal } from "../pricing/index.js";
+// The problem itself, not the problems index, which loads every service to map its errors.
+import { ApiProblem } from "../problems/problem.js";
 import { RefundError } from "../refunds/index.js";
 import { CliError, EXIT, optionError } from "./errors.js";
 

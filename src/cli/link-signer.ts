@@ -1,6 +1,7 @@
-import type { LinkSigner } from "../api/services/charges.js";
 import { type Config, decodeKey, publicUrlOf } from "../config/index.js";
 import { developmentVault, readDevelopmentKey, vaultFromConfig } from "../crypto/index.js";
+// The module itself, not the resources index: a read loads what it reads.
+import type { LinkSigner } from "../resources/charge-rows.js";
 
 /**
  * What signs payment links for a command that has the database alone (`billing charges show`): the

@@ -1,5 +1,8 @@
 import { createRequire } from "node:module";
 
+/** Rows as columns and records as lines: the text every command's human output is made of. */
+export { fields, table } from "../text/index.js";
+
 /** The streams and environment a CLI run uses; tests pass their own. */
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -53,31 +56,4 @@ export class Output {
       stop: () => bar.stop(),
     };
   }
-}
-
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return "-";
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
-}
-
-/** Rows as aligned columns, for human output of lists. */
-export function table<T extends object>(rows: readonly T[], columns: readonly (keyof T & string)[]): string {
-  if (rows.length === 0) return "(none)";
-  const cells = rows.map((row) => columns.map((column) => cell(row[column])));
-  const widths = columns.map((column, index) =>
-    Math.max(column.length, ...cells.map((line) => line[index]?.length ?? 0)),
-  );
-  const line = (values: readonly string[]) =>
-    values
-      .map((value, index) => value.padEnd(widths[index] ?? 0))
-      .join("  ")
-      .trimEnd();
-  return [line(columns), ...cells.map(line)].join("\n");
-}
-
-/** An object as `key: value` lines, for human output of one record. */
-export function fields(record: object): string {
-  const entries = Object.entries(record);
-  const width = Math.max(...entries.map(([key]) => key.length));
-  return entries.map(([key, value]) => `${key.padEnd(width)}  ${cell(value)}`).join("\n");
 }

@@ -1,5 +1,3 @@
-import type { ChargeRow } from "../api/services/charges.js";
-import type { SubscriptionView } from "../api/services/subscriptions.js";
 import type { StoredCoupon } from "../coupons/index.js";
 import type { DocumentLinks, IssuedDocument } from "../customer-documents/index.js";
 import type { Customer } from "../customers/index.js";
@@ -8,8 +6,10 @@ import type { StoredPlan } from "../plans/index.js";
 import type { RefundRow } from "../refunds/index.js";
 
 /**
- * The JSON shapes the CLI prints: snake_case and ISO timestamps like the merchant API, amounts as
- * the currency's decimal string with the minor units beside it.
+ * The JSON shapes the CLI prints of rows the merchant API presents in src/api: snake_case and ISO
+ * timestamps like the API, amounts as the currency's decimal string with the minor units beside it.
+ * Charges and subscriptions are not here: the CLI prints them with the API's own presenters
+ * (src/resources).
  */
 
 const iso = (value: Date | null): string | null => (value === null ? null : value.toISOString());
@@ -93,74 +93,6 @@ export function presentCoupon(coupon: StoredCoupon) {
     archived: coupon.archivedAt !== null,
     archived_at: iso(coupon.archivedAt),
     created_at: iso(coupon.createdAt),
-  };
-}
-
-export function presentSubscription(row: SubscriptionView) {
-  return {
-    id: row.id,
-    customer_id: row.customerId,
-    plan_id: row.planId,
-    quantity: row.quantity,
-    status: row.status,
-    collection_method: row.collectionMethod,
-    current_period_start: iso(row.currentPeriodStart),
-    current_period_end: iso(row.currentPeriodEnd),
-    next_billing_at: iso(row.nextBillingAt),
-    trial_end: iso(row.trialEnd),
-    cancel_at_period_end: row.cancelAtPeriodEnd,
-    canceled_at: iso(row.canceledAt),
-    discount: row.discount && {
-      coupon_code: row.discount.coupon.code,
-      ...couponTerms(row.discount.coupon),
-      periods_applied: row.discount.periodsApplied,
-      applied_at: iso(row.discount.appliedAt),
-    },
-    created_at: iso(row.createdAt),
-  };
-}
-
-/**
- * A charge; `paymentLink` is where its customer pays it while it is awaiting_payment (else null).
- * Its refund state is the API's (billing/refund-state.ts), with the refunded amount as a decimal too.
- */
-export function presentCharge(row: ChargeRow, paymentLink: string | null) {
-  return {
-    id: row.id,
-    subscription_id: row.subscriptionId,
-    status: row.status,
-    kind: row.kind,
-    plan_id: row.planId,
-    plan_change_id: row.planChangeId,
-    amount: toDecimalString(row.amountMinor, row.currency),
-    amount_minor: row.amountMinor,
-    currency: row.currency,
-    discount: toDecimalString(row.discountMinor, row.currency),
-    discount_percent: row.discountPercent,
-    credit: toDecimalString(row.creditMinor, row.currency),
-    period_start: iso(row.periodStart),
-    period_end: iso(row.periodEnd),
-    attempt_count: row.attemptCount,
-    next_attempt_at: iso(row.nextAttemptAt),
-    last_decline_code: row.lastDeclineCode,
-    last_decline_description: row.lastDeclineDescription,
-    paid_at: iso(row.paidAt),
-    paid_transaction_id: row.paidTransactionId,
-    refund_status: row.refund.status,
-    refund_processing: row.refund.processing,
-    refunded: toDecimalString(row.refund.refundedMinor, row.currency),
-    refunded_minor: row.refund.refundedMinor,
-    payment_link: paymentLink,
-    attempts: row.attempts.map((attempt) => ({
-      attempt: attempt.attemptNumber,
-      order_id: attempt.orderId,
-      status: attempt.status,
-      transaction_id: attempt.gatewayTransactionId,
-      decline_code: attempt.declineCode,
-      duplicate: attempt.duplicateAt !== null,
-      created_at: iso(attempt.createdAt),
-    })),
-    created_at: iso(row.createdAt),
   };
 }
 

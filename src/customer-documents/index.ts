@@ -6,6 +6,7 @@
  */
 export { DOCUMENT_LANGUAGES } from "./document-language.js";
 export { type DocumentLinks, documentLinks } from "./document-links.js";
+export { findCreditNote, findReceipt } from "./find-documents.js";
 export {
   creditNoteOfRefund,
   documentsOfCharges,

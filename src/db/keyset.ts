@@ -14,3 +14,20 @@ export function afterCursor(
   if (cursor === undefined) return undefined;
   return sql`(${table.createdAt}, ${table.id}) > (select c.created_at, c.id from ${table} c where c.id = ${cursor})`;
 }
+
+/** A page asked for: `limit` rows after the `starting_after` cursor (afterCursor). */
+export interface PageRequest {
+  limit: number;
+  starting_after?: string | undefined;
+}
+
+/** A page read: its rows, and whether more exist after them. */
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+}
+
+/** Turns `limit + 1` fetched rows into a page, the extra row only telling that more exist. */
+export function toPage<T>(rows: T[], limit: number): Page<T> {
+  return { data: rows.slice(0, limit), has_more: rows.length > limit };
+}

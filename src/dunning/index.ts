@@ -1,4 +1,8 @@
-/** Operators' tools over dunning: a run over due (or all) retrying charges, and "retry now". */
+/**
+ * Operators' tools over dunning: a run over due (or all) retrying charges, and "retry now" (with
+ * the API's refusals of a charge it would not touch).
+ */
+export { retryCharge } from "./retry-charge.js";
 export { type PendingReason, type RetryNowResult, retryChargeNow } from "./retry-now.js";
 export {
   type CollectedCharge,

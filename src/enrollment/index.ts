@@ -12,6 +12,7 @@ export {
   readChargeOrderId,
   readOrderId,
 } from "./callback-params.js";
+export { GATEWAY_CALLBACK_PATHS, gatewayCallbackUrls } from "./callback-urls.js";
 export { collectByCard } from "./collect-by-card.js";
 export {
   type EnrollContext,

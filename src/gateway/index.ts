@@ -15,13 +15,7 @@ export {
 } from "./errors/index.js";
 export type { LegacyClient } from "./legacy-client.js";
 export { GATEWAY_OPERATIONS, type GatewayOperation, isMoneyMoving } from "./operations.js";
-export {
-  type BackoffOptions,
-  backoffDelay,
-  isRetrySafe,
-  type ReadRetryPolicy,
-  withReadRetries,
-} from "./retry.js";
+export { isRetrySafe, type ReadRetryPolicy, withReadRetries } from "./retry.js";
 export { type LegacyResult, normaliseKeys } from "./schemas/normalise.js";
 export type { CheckoutResult, GatewayMode } from "./types/common.js";
 export type {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { type BackoffOptions, exponentialBackoff } from "../billing/index.js";
 import { GatewayError } from "./errors/index.js";
 import { type GatewayOperation, isMoneyMoving } from "./operations.js";
 
@@ -15,22 +16,8 @@ export function isRetrySafe(error: unknown): boolean {
   return error.retryable;
 }
 
-export interface BackoffOptions {
-  /** Delay ceiling before the first retry; doubles per attempt. */
-  baseMs: number;
-  /** No delay exceeds this, however many attempts. */
-  capMs: number;
-  /** Source of jitter in [0, 1); injectable for tests. */
-  random?: () => number;
-}
-
-/** "Full jitter" exponential backoff: uniform in [0, min(cap, base * 2^attempt)). */
-export function backoffDelay(attempt: number, options: BackoffOptions): number {
-  const ceiling = Math.min(options.capMs, options.baseMs * 2 ** attempt);
-  return Math.floor((options.random ?? Math.random)() * ceiling);
-}
-
-export interface ReadRetryPolicy extends BackoffOptions {
+/** How a read is repeated: the full-jitter backoff between tries (billing/backoff.ts), this many times. */
+export interface ReadRetryPolicy extends Pick<BackoffOptions, "baseMs" | "capMs" | "random"> {
   /** Extra attempts after the first. */
   retries: number;
 }
@@ -52,7 +39,7 @@ export async function withReadRetries<T>(
       // A failure of another operation (the Authorize behind a bearer call) had its own retries.
       const own = error instanceof GatewayError && error.operation === operation;
       if (!own || retry >= policy.retries || !isRetrySafe(error)) throw error;
-      await sleep(backoffDelay(retry, policy));
+      await sleep(exponentialBackoff({ ...policy, attempt: retry, jitter: "full" }));
     }
   }
 }

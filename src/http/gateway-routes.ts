@@ -4,48 +4,15 @@ import {
   applyGatewayCallback,
   type CallbackContext,
   type CallbackSource,
+  GATEWAY_CALLBACK_PATHS,
   type GatewayCallbackResult,
   PaymentVerificationUnavailableError,
   readChargeOrderId,
 } from "../enrollment/index.js";
 import { payByLinkOffer, settleCheckoutOrder } from "../payment-links/index.js";
+import { CUSTOMER_PAGE_HEADERS } from "./customer-page.js";
 import { requestParams } from "./request-params.js";
-import { RESULT_PAGE_HEADERS, type ResultPageKind, resultPage } from "./result-page.js";
-
-/**
- * Paths the gateway calls. Legacy AddTransaction carries no return URLs: the gateway sends the
- * customer to the success and failure URLs set in the merchant account and calls the webhook URL
- * set there, so these are what the merchant configures (see gatewayCallbackUrls).
- */
-export const GATEWAY_CALLBACK_PATHS = {
-  success: "/gateway/return/success",
-  failure: "/gateway/return/failure",
-  webhook: "/gateway/webhook",
-} as const;
-
-export interface GatewayCallbackUrls {
-  successUrl: string;
-  failureUrl: string;
-  webhookUrl: string;
-}
-
-/**
- * The URLs to enter in the gateway's merchant account for our public base URL (which may have a
- * path prefix). The gateway wants URLs without a query string, so a base with one is refused.
- */
-export function gatewayCallbackUrls(publicUrl: string): GatewayCallbackUrls {
-  const base = new URL(publicUrl);
-  if (base.protocol !== "http:" && base.protocol !== "https:") {
-    throw new TypeError(`public URL must be http or https, got ${base.protocol}`);
-  }
-  if (base.search || base.hash) throw new TypeError("public URL must not carry a query string or fragment");
-  const prefix = base.href.replace(/\/+$/, "");
-  return {
-    successUrl: `${prefix}${GATEWAY_CALLBACK_PATHS.success}`,
-    failureUrl: `${prefix}${GATEWAY_CALLBACK_PATHS.failure}`,
-    webhookUrl: `${prefix}${GATEWAY_CALLBACK_PATHS.webhook}`,
-  };
-}
+import { type ResultPageKind, resultPage } from "./result-page.js";
 
 /**
  * The customer's return from the checkout (GET, or POST from some pages) and the gateway's webhook
@@ -67,14 +34,14 @@ export function registerGatewayRoutes(
       const status = kind === "unconfirmed" && result.enrollmentId === undefined ? 404 : 200;
       return reply
         .code(status)
-        .headers(RESULT_PAGE_HEADERS)
+        .headers(CUSTOMER_PAGE_HEADERS)
         .send(resultPage(kind, result.language ?? "en", result.returnUrl, byLink ?? undefined));
     } catch (error) {
       const unavailable = error instanceof PaymentVerificationUnavailableError;
       if (!unavailable) request.log.error({ err: error, source }, "gateway return could not be applied");
       return reply
         .code(unavailable ? 503 : 500)
-        .headers(RESULT_PAGE_HEADERS)
+        .headers(CUSTOMER_PAGE_HEADERS)
         .send(resultPage("unavailable", "en"));
     }
   };

@@ -1,17 +1,21 @@
-/** The engine's HTTP server: health, the gateway's callbacks, and (later) the merchant API. */
-export {
-  GATEWAY_CALLBACK_PATHS,
-  type GatewayCallbackUrls,
-  gatewayCallbackUrls,
-  registerGatewayRoutes,
-} from "./gateway-routes.js";
-export { type HealthRouteOptions, registerHealthRoutes } from "./health-routes.js";
-export { NEW_CARD_PATH, newCardLink, registerNewCardRoutes } from "./new-card-link.js";
-export { type PageLanguage, type ResultPageKind, resultPage } from "./result-page.js";
+/**
+ * The engine's HTTP pages and their server: health, the gateway's callbacks and result pages,
+ * payment links, documents, the ops dashboard, the customer portal and metrics. The merchant API is
+ * src/api; src/app puts both on one server.
+ */
+export { registerDocumentRoutes } from "./document-routes.js";
+export { registerGatewayRoutes } from "./gateway-routes.js";
+export { registerHealthRoutes } from "./health-routes.js";
+export { registerMetricsRoutes } from "./metrics-route.js";
+export { newCardLink, registerNewCardRoutes } from "./new-card-link.js";
+export { registerOpsRoutes } from "./ops/routes.js";
+export { registerPaymentLinkRoutes } from "./payment-link-routes.js";
+export { registerPortalRoutes } from "./portal/routes.js";
+export { resultPage } from "./result-page.js";
 export {
   type BuildServerOptions,
-  buildServer,
+  createHttpServer,
+  listenServer,
   type RunningServer,
   type StartServerOptions,
-  startServer,
 } from "./server.js";

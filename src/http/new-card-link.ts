@@ -5,7 +5,8 @@ import { z } from "zod";
 import type { EngineContext } from "../context/index.js";
 import type { TokenVault } from "../crypto/index.js";
 import { startReEnrollment } from "../enrollment/index.js";
-import { RESULT_PAGE_HEADERS, resultPage } from "./result-page.js";
+import { CUSTOMER_PAGE_HEADERS } from "./customer-page.js";
+import { resultPage } from "./result-page.js";
 
 /**
  * A link we can send a customer (e-mail, the payment_method.expiring webhook) that opens a fresh
@@ -72,7 +73,7 @@ export function registerNewCardRoutes(app: FastifyInstance, ctx: EngineContext):
       );
     if (!valid || !params.success) {
       request.log.warn({ path: request.routeOptions.url }, "refused a new-card link");
-      return reply.code(404).headers(RESULT_PAGE_HEADERS).send(resultPage("unconfirmed", "en"));
+      return reply.code(404).headers(CUSTOMER_PAGE_HEADERS).send(resultPage("unconfirmed", "en"));
     }
     const open = await openCheckout(ctx, params.data.id);
     if (open) return reply.redirect(open, 303);

@@ -1,5 +1,5 @@
-import { esc, money } from "./ops/html.js";
-import { customerPage, type PageLanguage } from "./result-page.js";
+import { customerPage, type PageLanguage } from "./customer-page.js";
+import { html, money } from "./html.js";
 
 /**
  * The pages of a payment link (payment-link-routes.ts), in the customer's language. They say what
@@ -72,19 +72,14 @@ const SAVE_CARD: Record<PageLanguage, string> = {
 export function paymentLinkPage(kind: LinkPageKind, facts: LinkPageFacts): string {
   const { title, body, retry } = TEXT[facts.language][kind];
   const action = retry
-    ? `\n<p class="action"><a class="pay" href="${esc(facts.link)}">${retry}</a></p>\n<p class="action"><a class="save" href="${esc(`${facts.link}?save_card=1`)}">${SAVE_CARD[facts.language]}</a></p>`
+    ? html`\n<div class="actions"><a class="button pay" href="${facts.link}">${retry}</a><a class="button secondary save" href="${`${facts.link}?save_card=1`}">${SAVE_CARD[facts.language]}</a></div>`
     : "";
   return customerPage({
     language: facts.language,
     kind,
     title,
-    css: [
-      "p { font-size: 1.1rem; line-height: 1.6; margin: 0 0 .75rem; }",
-      ".amount { font-size: 1.3rem; font-weight: 600; }",
-      "a.pay { display: inline-block; padding: .6rem 1.2rem; background: #1f6feb; color: #fff; border-radius: 6px; text-decoration: none; }",
-    ].join("\n"),
-    content: `<p class="amount" dir="ltr">${esc(money(facts.amountMinor, facts.currency))}</p>
-<p class="plan">${esc(facts.planName)}</p>
+    content: html`<p class="amount num" dir="ltr">${money(facts.amountMinor, facts.currency)}</p>
+<p class="plan">${facts.planName}</p>
 <p>${body}</p>${action}`,
   });
 }
@@ -123,8 +118,7 @@ export function subscriptionDuePage(kind: DuePageKind, language: PageLanguage): 
     language,
     kind,
     title,
-    css: "p { font-size: 1.1rem; line-height: 1.6; margin: 0; }",
-    content: `<p>${body}</p>`,
+    content: html`<p>${body}</p>`,
     ...(kind === "preparing" ? { refreshSeconds: 3 } : {}),
   });
 }

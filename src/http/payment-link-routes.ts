@@ -10,9 +10,10 @@ import {
   settleCheckoutReturn,
   subscriptionDue,
 } from "../payment-links/index.js";
+import { CUSTOMER_PAGE_HEADERS } from "./customer-page.js";
 import { type LinkPageKind, paymentLinkPage, subscriptionDuePage } from "./payment-link-page.js";
 import { requestParams } from "./request-params.js";
-import { RESULT_PAGE_HEADERS, resultPage } from "./result-page.js";
+import { resultPage } from "./result-page.js";
 
 /**
  * The customer's side of a payment link (payment-links/):
@@ -54,7 +55,7 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, ctx: EngineConte
         return reply.code(303).header("cache-control", "no-store").redirect(view.url);
       return reply
         .code(view.kind === "unavailable" ? 503 : 200)
-        .headers(RESULT_PAGE_HEADERS)
+        .headers(CUSTOMER_PAGE_HEADERS)
         .send(paymentLinkPage(view.kind, view));
     },
   );
@@ -68,7 +69,7 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, ctx: EngineConte
     if (outcome === "not_found" || !facts) return notFound(reply);
     return reply
       .code(outcome === "unavailable" ? 503 : 200)
-      .headers(RESULT_PAGE_HEADERS)
+      .headers(CUSTOMER_PAGE_HEADERS)
       .send(paymentLinkPage(OUTCOME_PAGE[outcome], facts));
   };
   app.route({
@@ -86,7 +87,7 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, ctx: EngineConte
       if (due.kind === "not_found") return notFound(reply);
       if (due.kind === "charge")
         return reply.code(303).header("cache-control", "no-store").redirect(due.link);
-      return reply.headers(RESULT_PAGE_HEADERS).send(subscriptionDuePage(due.kind, due.language));
+      return reply.headers(CUSTOMER_PAGE_HEADERS).send(subscriptionDuePage(due.kind, due.language));
     },
   );
 
@@ -103,5 +104,5 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, ctx: EngineConte
 }
 
 function notFound(reply: FastifyReply) {
-  return reply.code(404).headers(RESULT_PAGE_HEADERS).send(resultPage("unconfirmed", "en"));
+  return reply.code(404).headers(CUSTOMER_PAGE_HEADERS).send(resultPage("unconfirmed", "en"));
 }

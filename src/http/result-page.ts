@@ -1,4 +1,5 @@
-import { esc } from "./ops/html.js";
+import { customerPage, type PageLanguage } from "./customer-page.js";
+import { html } from "./html.js";
 
 /**
  * The page a customer's browser lands on when the gateway sends it back to us. It says only what
@@ -7,7 +8,6 @@ import { esc } from "./ops/html.js";
  * to the page that started the checkout (the customer portal), comes from the enrollment row.
  */
 export type ResultPageKind = "success" | "failure" | "unconfirmed" | "unavailable";
-export type PageLanguage = "en" | "ar";
 
 interface PageText {
   title: string;
@@ -79,69 +79,8 @@ export function resultPage(
 ): string {
   const { title, body } = TEXT[language][kind];
   const offer = byLinkAction
-    ? `\n<form class="by-link" method="post" action="${esc(byLinkAction)}"><p>${BY_LINK[language].text}</p><button type="submit">${BY_LINK[language].button}</button></form>`
+    ? html`\n<form class="by-link" method="post" action="${byLinkAction}"><p>${BY_LINK[language].text}</p><button type="submit">${BY_LINK[language].button}</button></form>`
     : "";
-  const back = returnUrl ? `\n<p class="back"><a href="${esc(returnUrl)}">${BACK[language]}</a></p>` : "";
-  return customerPage({
-    language,
-    kind,
-    title,
-    css: [
-      "p { font-size: 1.1rem; line-height: 1.6; margin: 0; }",
-      "p.back, form.by-link { margin-top: 1.5rem; }",
-      "form.by-link button { margin-top: .75rem; padding: .6rem 1.2rem; font-size: 1rem; background: #1f6feb; color: #fff; border: 0; border-radius: 6px; }",
-    ].join("\n"),
-    content: `<p>${body}</p>${offer}${back}`,
-  });
+  const back = returnUrl ? html`\n<p class="back"><a href="${returnUrl}">${BACK[language]}</a></p>` : "";
+  return customerPage({ language, kind, title, content: html`<p>${body}</p>${offer}${back}` });
 }
-
-/**
- * The frame of every page a customer lands on from the gateway (this one, payment-link-page.ts):
- * one card in the customer's language and direction, styled inline (the CSP allows nothing else).
- * `title` and `css` are the caller's constants; `content` is HTML whose values the caller escaped.
- */
-export function customerPage(page: {
-  language: PageLanguage;
-  kind: string;
-  title: string;
-  css: string;
-  content: string;
-  /** Reload the page after this many seconds (a result that is not there yet). */
-  refreshSeconds?: number;
-}): string {
-  const dir = page.language === "ar" ? "rtl" : "ltr";
-  const refresh = page.refreshSeconds ? `\n<meta http-equiv="refresh" content="${page.refreshSeconds}">` : "";
-  return `<!doctype html>
-<html lang="${page.language}" dir="${dir}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">${refresh}
-<title>${page.title}</title>
-<style>
-body { font-family: system-ui, sans-serif; margin: 0; padding: 3rem 1.5rem; color: #1f2328; background: #f6f8fa; }
-main { max-width: 32rem; margin: 0 auto; padding: 2rem; background: #fff; border-radius: 8px; }
-h1 { font-size: 1.5rem; margin: 0 0 1rem; }
-${page.css}
-</style>
-</head>
-<body>
-<main class="${page.kind}">
-<h1>${page.title}</h1>
-${page.content}
-</main>
-</body>
-</html>
-`;
-}
-
-/**
- * The URL of a result page carries the card token, so the page must not be cached, must not send
- * its URL on as a referrer, and may load nothing.
- */
-export const RESULT_PAGE_HEADERS = {
-  "content-type": "text/html; charset=utf-8",
-  "cache-control": "no-store",
-  "referrer-policy": "no-referrer",
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
-} as const;

@@ -1,23 +1,13 @@
 import { createServer } from "node:http";
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import { registerMerchantApi } from "../api/index.js";
-import { explainListenError } from "../config/index.js";
+import { type Config, explainListenError } from "../config/index.js";
 import type { EngineContext } from "../context/index.js";
 import { refreshClock } from "../context/index.js";
 import type { Logger } from "../logger/index.js";
-import { registerDocumentRoutes } from "./document-routes.js";
-import { registerGatewayRoutes } from "./gateway-routes.js";
-import { registerHealthRoutes } from "./health-routes.js";
 import { type RequestGate, registerInFlightLimit } from "./in-flight-limit.js";
-import { registerIndexRoutes } from "./index-routes.js";
 import { registerLoadShedding } from "./load-shedding.js";
 import { PathOnlyLogController, pathOf } from "./log-controller.js";
-import { registerMetricsRoutes } from "./metrics-route.js";
-import { registerNewCardRoutes } from "./new-card-link.js";
-import { registerOpsRoutes } from "./ops/routes.js";
-import { registerPaymentLinkRoutes } from "./payment-link-routes.js";
-import { registerPortalRoutes } from "./portal/routes.js";
 import { registerRateLimits } from "./rate-limits.js";
 import { trustProxyOption } from "./trust-proxy.js";
 
@@ -34,13 +24,13 @@ export interface BuildServerOptions {
 }
 
 /**
- * The engine's HTTP server, not listening yet. Each area registers its routes from its own module
- * (registerXRoutes(app, ctx)); add new ones here.
+ * The engine's Fastify instance before any route is on it: what every request passes whichever
+ * area answers it. The composition root puts the routes on (src/app/server.ts).
  * Requests are logged by path only (PathOnlyLogController): callback URLs carry card tokens.
  * Load shedding comes first, so a refused request costs nothing else; TRUST_PROXY says whose
  * X-Forwarded-* headers make request.ip and request.protocol.
  */
-export function buildServer(
+export function createHttpServer(
   ctx: EngineContext,
   { logger = ctx.logger }: BuildServerOptions = {},
 ): FastifyInstance {
@@ -101,16 +91,6 @@ export function buildServer(
     });
   });
 
-  registerIndexRoutes(app);
-  registerHealthRoutes(app, ctx);
-  registerGatewayRoutes(app, ctx);
-  registerNewCardRoutes(app, ctx);
-  registerPaymentLinkRoutes(app, ctx);
-  registerDocumentRoutes(app, ctx);
-  registerMerchantApi(app, ctx);
-  registerOpsRoutes(app, ctx);
-  registerPortalRoutes(app, ctx);
-  registerMetricsRoutes(app, ctx);
   return app;
 }
 
@@ -135,13 +115,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(
-  ctx: EngineContext,
+/** Starts `app` listening where `options` say, else at HOST and PORT (a port in use named as PORT). */
+export async function listenServer(
+  app: FastifyInstance,
+  config: Pick<Config, "HOST" | "PORT">,
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
-  const app = buildServer(ctx, options);
-  const host = options.host ?? ctx.config.HOST;
-  const port = options.port ?? ctx.config.PORT;
+  const host = options.host ?? config.HOST;
+  const port = options.port ?? config.PORT;
   await app.listen({ port, host, backlog: LISTEN_BACKLOG }).catch((error: unknown) => {
     throw options.port === undefined ? explainListenError(error, "PORT", port) : error;
   });

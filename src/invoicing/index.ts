@@ -4,6 +4,7 @@
  */
 export { InvoiceChargeNotFoundError } from "./charge-facts.js";
 export { createInvoiceForCharge, type InvoiceOutcome } from "./create-invoice.js";
+export { findInvoice, type InvoiceView, listInvoices } from "./invoice-reads.js";
 export { type InvoiceFacts, invoiceRequestFor, itemDescription } from "./invoice-request.js";
 export { type PaymentRecordCounts, sendPaymentRecords } from "./send-payment-records.js";
 export { startInvoiceWorker } from "./worker.js";

@@ -1,6 +1,6 @@
 import { Refusal } from "../billing/index.js";
 
-/** Why a one-off charge is refused; the API maps each code to a status (api/domain-errors.ts). */
+/** Why a one-off charge is refused; the API maps each code to a status (problems/domain-problems.ts). */
 export type OneOffRefusalCode =
   | "subscription_not_chargeable"
   | "card_amount_fixed"

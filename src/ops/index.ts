@@ -4,7 +4,7 @@
  * subscriptions and MRR, usage revenue, what is coming, what needs a person, and queue health,
  * each from indexed range scans (migration 0006). `npm run bench:ops` measures them at a million
  * subscriptions, where some still read most of a table per view (README, Benchmarks). Its logins
- * live in sessions.ts.
+ * are src/sessions.
  */
 export {
   type Attention,
@@ -35,7 +35,6 @@ export {
   RANGE_PRESETS,
   type RangePreset,
 } from "./range.js";
-export { closeSession, findSession, type OpsSession, openSession } from "./sessions.js";
 export { type OpsReader, type OpsSnapshot, opsReader } from "./snapshot.js";
 export { type SubscriptionOverview, subscriptionOverview } from "./subscriptions.js";
 export { type Upcoming, upcoming } from "./upcoming.js";

@@ -1,4 +1,4 @@
-/** Refusals of the portal's services, mapped to HTTP by the API (src/api/domain-errors.ts). */
+/** Refusals of the portal's services, mapped to problems by src/problems/domain-problems.ts. */
 export class PortalCustomerNotFoundError extends Error {
   override name = "PortalCustomerNotFoundError";
   constructor(readonly customerId: string) {

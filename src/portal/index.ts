@@ -1,6 +1,6 @@
 /**
- * The customer portal's services: magic links (create, open once), sessions, and what a customer
- * sees. The pages and their actions are in src/http/portal.
+ * The customer portal's services: magic links (create, open once into a session, which
+ * src/sessions then finds), and what a customer sees. The pages and their actions are in src/http/portal.
  */
 export type { AccountAddon } from "./account-addons.js";
 export type { AccountUsage } from "./account-usage.js";
@@ -19,4 +19,3 @@ export { PortalCustomerNotFoundError } from "./errors.js";
 export { inspectPortalLink, openPortalLink } from "./open-portal-link.js";
 export { type OwnSubscription, ownSubscription } from "./own-subscription.js";
 export { plansToChangeTo } from "./plan-choices.js";
-export { closePortalSession, findPortalSession, type PortalSession } from "./sessions.js";

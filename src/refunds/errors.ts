@@ -2,7 +2,7 @@ import { Refusal } from "../billing/index.js";
 
 /**
  * Why a refund was refused, in the engine's words; the merchant API maps each code to its HTTP
- * problem (src/api/domain-errors.ts) and the CLI prints the message. `details` are the facts a
+ * problem (src/problems/domain-problems.ts) and the CLI prints the message. `details` are the facts a
  * caller needs to decide (the charge's or the refund's status), snake_case as in API bodies.
  */
 export type RefundRefusal =

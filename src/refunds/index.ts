@@ -15,4 +15,5 @@ export {
 } from "./reconcile-refund.js";
 export { type RefundChargeInput, refundCharge } from "./refund-charge.js";
 export { refundDuplicate } from "./refund-duplicate.js";
+export { findRefund, listRefunds } from "./refund-reads.js";
 export { OPEN_REFUND_STATUSES, type RefundRow } from "./settle.js";

@@ -93,8 +93,13 @@ export const chargeSchema = z
   })
   .meta({ id: "Charge" });
 
-/** The charge as the API shows it; `links` signs its payment link, if it has one. */
-export function presentCharge(row: ChargeRow, links: LinkSigner): z.infer<typeof chargeSchema> {
+export type ChargeBody = z.infer<typeof chargeSchema>;
+
+/**
+ * The charge as the API shows it; `links` signs its payment link, if it has one (null: a CLI read
+ * without the token key, which shows none).
+ */
+export function presentCharge(row: ChargeRow, links: LinkSigner | null): ChargeBody {
   return {
     id: row.id,
     subscription_id: row.subscriptionId,

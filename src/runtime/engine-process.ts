@@ -1,6 +1,5 @@
-import { createEngine, engineNeeds } from "../app/index.js";
+import { createEngine, engineNeeds, type RunningServer, startServer } from "../app/index.js";
 import type { EngineContext } from "../context/index.js";
-import { type RunningServer, startServer } from "../http/index.js";
 import { findFreePort } from "../infra/index.js";
 import { createLogger, type Logger } from "../logger/index.js";
 import { startMetricsServer } from "../metrics/index.js";

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Clock } from "../clock/index.js";
 import type { Config } from "../config/index.js";
 import { type EngineContext, refreshClock } from "../context/index.js";
-import { gatewayCallbackUrls } from "../http/index.js";
+import { gatewayCallbackUrls } from "../enrollment/index.js";
 import { findFreePort } from "../infra/index.js";
 import type { Logger } from "../logger/index.js";
 import { type RunningSimulator, startSimulator } from "../simulator/index.js";

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  backoffDelay,
   GatewayDeclinedError,
   GatewayNotFoundError,
   GatewayRejectedError,
@@ -52,20 +51,6 @@ describe("isRetrySafe", () => {
     for (const error of answers) expect(isRetrySafe(error)).toBe(false);
     expect(isRetrySafe(new Error("boom"))).toBe(false);
     expect(isRetrySafe("timeout")).toBe(false);
-  });
-});
-
-describe("backoffDelay", () => {
-  it("grows exponentially up to the cap, scaled by jitter", () => {
-    const options = { baseMs: 100, capMs: 1_000, random: () => 0.5 };
-    expect([0, 1, 2, 3, 4, 10].map((attempt) => backoffDelay(attempt, options))).toEqual([
-      50, 100, 200, 400, 500, 500,
-    ]);
-  });
-
-  it("stays below the ceiling", () => {
-    expect(backoffDelay(2, { baseMs: 100, capMs: 250, random: () => 0.999999 })).toBeLessThan(250);
-    expect(backoffDelay(2, { baseMs: 100, capMs: 250, random: () => 0 })).toBe(0);
   });
 });
 

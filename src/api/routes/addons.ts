@@ -9,9 +9,9 @@ import {
   setSubscriptionAddon,
 } from "../../addons/index.js";
 import type { EngineContext } from "../../context/index.js";
+import { notFound } from "../../problems/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
-import { notFound } from "../problem.js";
 import {
   addonListQuery,
   addonPage,

@@ -1,6 +1,8 @@
 import { reconcileHeldCharge } from "../../charging/index.js";
 import type { EngineContext } from "../../context/index.js";
+import { retryCharge } from "../../dunning/index.js";
 import { refundCharge } from "../../refunds/index.js";
+import { findCharge, listCharges } from "../../resources/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
 import { chargeListQuery, chargePage, chargeSchema, presentCharge } from "../schemas/charges.js";
@@ -12,8 +14,6 @@ import {
   resultDetail,
 } from "../schemas/dunning.js";
 import { presentRefund, refundSchema } from "../schemas/refunds.js";
-import { findCharge, listCharges } from "../services/charges.js";
-import { retryCharge } from "../services/retry-charge.js";
 
 export function chargeRoutes(app: ApiApp, ctx: EngineContext): void {
   app.get(

@@ -8,9 +8,10 @@ import {
   listCoupons,
   removeDiscount,
 } from "../../coupons/index.js";
+import { notFound } from "../../problems/index.js";
+import { findSubscription } from "../../resources/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
-import { notFound } from "../problem.js";
 import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
 import {
   applyDiscountBody,
@@ -21,7 +22,6 @@ import {
   presentCoupon,
 } from "../schemas/coupons.js";
 import { presentSubscription, subscriptionActionReplies } from "../schemas/subscriptions.js";
-import { findSubscription } from "../services/subscriptions.js";
 
 const RECURRING_LIMIT =
   "A subscription charged with a recurring card token (plan billing_mode recurring) is refused with 422 `coupon_needs_autosave`: " +

@@ -1,9 +1,9 @@
 import type { EngineContext } from "../../context/index.js";
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from "../../customers/index.js";
 import { createPortalLink } from "../../portal/index.js";
+import { notFound } from "../../problems/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
-import { notFound } from "../problem.js";
 import {
   createCustomerBody,
   customerPage,

@@ -1,9 +1,14 @@
 import type { FastifyReply } from "fastify";
 import type { EngineContext } from "../../context/index.js";
-import { type IssuedDocument, printDocument } from "../../customer-documents/index.js";
+import {
+  findCreditNote,
+  findReceipt,
+  type IssuedDocument,
+  printDocument,
+} from "../../customer-documents/index.js";
 import type { DocumentLanguage } from "../../documents/index.js";
+import { notFound } from "../../problems/index.js";
 import type { ApiApp } from "../context.js";
-import { notFound } from "../problem.js";
 import { idParams, problemReplies } from "../schemas/common.js";
 import {
   creditNoteSchema,
@@ -13,7 +18,6 @@ import {
   presentReceipt,
   receiptSchema,
 } from "../schemas/documents.js";
-import { findCreditNote, findReceipt } from "../services/documents.js";
 
 /**
  * A paid charge's receipt and an accepted refund's credit note, as JSON with their signed links, and

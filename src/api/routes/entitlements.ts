@@ -1,8 +1,8 @@
 import type { EngineContext } from "../../context/index.js";
 import { customerEntitlements } from "../../entitlements/index.js";
 import { policyOf } from "../../entitlements/settings.js";
+import { notFound } from "../../problems/index.js";
 import type { ApiApp } from "../context.js";
-import { notFound } from "../problem.js";
 import { idParams, problemReplies } from "../schemas/common.js";
 import { entitlementsSchema, presentEntitlements } from "../schemas/features.js";
 

@@ -10,10 +10,10 @@ import {
   setPlanFeature,
   unsetPlanFeature,
 } from "../../entitlements/index.js";
+import { notFound } from "../../problems/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { refusingAsProblems } from "../feature-problems.js";
 import { idempotencyHeaders } from "../idempotency.js";
-import { notFound } from "../problem.js";
 import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
 import {
   featureListQuery,

@@ -1,8 +1,8 @@
 import type { EngineContext } from "../../context/index.js";
+import { findInvoice, listInvoices } from "../../invoicing/index.js";
 import type { ApiApp } from "../context.js";
 import { invoiceListQuery, invoicePage, invoiceSchema, presentInvoice } from "../schemas/charges.js";
 import { idParams, problemReplies } from "../schemas/common.js";
-import { findInvoice, listInvoices } from "../services/charges.js";
 
 export function invoiceRoutes(app: ApiApp, ctx: EngineContext): void {
   app.get(

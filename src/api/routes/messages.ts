@@ -1,9 +1,9 @@
 import type { EngineContext } from "../../context/index.js";
 import { getCustomer } from "../../customers/index.js";
 import { getMessage, listMessages, resendMessage } from "../../messages/index.js";
+import { notFound } from "../../problems/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
-import { notFound } from "../problem.js";
 import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
 import {
   messageDetailSchema,

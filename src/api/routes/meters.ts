@@ -1,4 +1,5 @@
 import type { EngineContext } from "../../context/index.js";
+import { ApiProblem, notFound } from "../../problems/index.js";
 import {
   archiveMeter,
   createMeter,
@@ -8,7 +9,6 @@ import {
 } from "../../usage/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
-import { ApiProblem, notFound } from "../problem.js";
 import { emptyBody, problemReplies } from "../schemas/common.js";
 import { meterListQuery, meterPage, meterParams, meterSchema, presentMeter } from "../schemas/usage.js";
 

@@ -1,11 +1,11 @@
 import type { EngineContext } from "../../context/index.js";
 import { cancelScheduledPlanChange, changePlan } from "../../plan-changes/index.js";
+import { findSubscription } from "../../resources/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
 import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
 import { changePlanBody, changePlanReply, presentPlanChange } from "../schemas/plan-changes.js";
 import { presentSubscription, subscriptionSchema } from "../schemas/subscriptions.js";
-import { findSubscription } from "../services/subscriptions.js";
 
 /** Moving a subscription to another plan, and taking back a change scheduled for the period's end. */
 export function planChangeRoutes(app: ApiApp, ctx: EngineContext): void {

@@ -1,9 +1,9 @@
 import { planInputSchema, planUpdateSchema } from "../../billing/index.js";
 import type { EngineContext } from "../../context/index.js";
 import { archivePlan, createPlan, getPlan, listPlans, unarchivePlan, updatePlan } from "../../plans/index.js";
+import { notFound } from "../../problems/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
-import { notFound } from "../problem.js";
 import { planListQuery, planPage, planSchema, presentPlan } from "../schemas/catalog.js";
 import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
 

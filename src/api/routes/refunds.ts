@@ -1,8 +1,8 @@
 import type { EngineContext } from "../../context/index.js";
+import { findRefund, listRefunds } from "../../refunds/index.js";
 import type { ApiApp } from "../context.js";
 import { idParams, problemReplies } from "../schemas/common.js";
 import { presentRefund, refundListQuery, refundPage, refundSchema } from "../schemas/refunds.js";
-import { findRefund, listRefunds } from "../services/refunds.js";
 
 /** Reads of refunds; a refund is made on its charge (POST /v1/charges/:id/refund). */
 export function refundRoutes(app: ApiApp, ctx: EngineContext): void {

@@ -3,6 +3,7 @@ import type { EngineContext } from "../../context/index.js";
 import { startReEnrollment, subscribe } from "../../enrollment/index.js";
 import { setCollectionMethod } from "../../payment-links/index.js";
 import { creditGrantBody, grantCredit } from "../../pricing/index.js";
+import { findSubscription } from "../../resources/index.js";
 import { type ApiApp, actorOf } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
 import { emptyBody, idParams, problemReplies } from "../schemas/common.js";
@@ -16,7 +17,6 @@ import {
   presentSubscription,
   subscriptionActionReplies,
 } from "../schemas/subscriptions.js";
-import { findSubscription } from "../services/subscriptions.js";
 
 /**
  * Subscribing and the lifecycle actions. Each action answers with the subscription as it is

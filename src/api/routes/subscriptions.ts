@@ -1,7 +1,8 @@
 import type { EngineContext } from "../../context/index.js";
+import { ApiProblem, notFound } from "../../problems/index.js";
+import { findSubscription, listSubscriptionEvents, listSubscriptions } from "../../resources/index.js";
 import { upcomingCharge } from "../../upcoming/index.js";
 import type { ApiApp } from "../context.js";
-import { ApiProblem, notFound } from "../problem.js";
 import { idParams, problemReplies } from "../schemas/common.js";
 import {
   eventListQuery,
@@ -13,7 +14,6 @@ import {
   subscriptionSchema,
 } from "../schemas/subscriptions.js";
 import { presentUpcomingCharge, upcomingChargeSchema } from "../schemas/upcoming.js";
-import { findSubscription, listSubscriptionEvents, listSubscriptions } from "../services/subscriptions.js";
 
 /** Reading subscriptions and their history; the lifecycle actions are in subscription-actions.ts. */
 export function subscriptionRoutes(app: ApiApp, ctx: EngineContext): void {

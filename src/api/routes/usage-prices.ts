@@ -1,4 +1,5 @@
 import type { EngineContext } from "../../context/index.js";
+import { ApiProblem, validationFailed } from "../../problems/index.js";
 import {
   listUsagePrices,
   removeUsagePrice,
@@ -11,7 +12,6 @@ import {
   usageThresholdBody,
 } from "../../usage-billing/index.js";
 import { type ApiApp, actorOf } from "../context.js";
-import { ApiProblem, validationFailed } from "../problem.js";
 import { idParams, problemReplies } from "../schemas/common.js";
 import {
   presentUsagePrice,

@@ -1,6 +1,7 @@
 import { validatorCompiler } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { EngineContext } from "../../context/index.js";
+import { ApiProblem, notFound } from "../../problems/index.js";
 import {
   currentUsage,
   ingestUsage,
@@ -11,7 +12,6 @@ import {
 } from "../../usage/index.js";
 import type { ApiApp } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
-import { ApiProblem, notFound } from "../problem.js";
 import { idParams, iso, problemReplies } from "../schemas/common.js";
 import { currentUsageSchema, presentBatch, usageBatchReply, usageResultSchema } from "../schemas/usage.js";
 

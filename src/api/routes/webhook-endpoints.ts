@@ -1,8 +1,8 @@
 import type { EngineContext } from "../../context/index.js";
+import { notFound } from "../../problems/index.js";
 import { createWebhookEndpoint, disableWebhookEndpoint, listWebhookEndpoints } from "../../webhooks/index.js";
 import type { ApiApp } from "../context.js";
 import { idempotencyHeaders } from "../idempotency.js";
-import { notFound } from "../problem.js";
 import { idParams, problemReplies } from "../schemas/common.js";
 import {
   createdWebhookEndpointSchema,

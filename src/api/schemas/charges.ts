@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { CHARGE_STATES } from "../../billing/index.js";
 import { invoiceStatus } from "../../db/schema/index.js";
+import type { InvoiceView } from "../../invoicing/index.js";
 import { chargeSchema } from "../../resources/charge.js";
-import type { InvoiceView } from "../services/charges.js";
 import { iso, moneySchema, pageOf, pageQuery, presentMoney, timestamp } from "./common.js";
 
-/** The charge itself is src/resources/charge.ts, which webhooks share; re-exported here. */
+/** The charge itself is src/resources/charge.ts, which webhooks and the CLI share; re-exported here. */
 export { chargeSchema, presentCharge } from "../../resources/charge.js";
 
 export const chargeListQuery = pageQuery.extend({

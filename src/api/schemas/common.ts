@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { PROBLEM_CONTENT_TYPE, problemSchema } from "../problem.js";
+import { problemSchema } from "../../problems/index.js";
+import { PROBLEM_CONTENT_TYPE } from "../problem.js";
 
 /**
  * Shapes shared by every resource: money, timestamps, ids, list pages and error replies. Money and

@@ -1,11 +1,7 @@
 import { z } from "zod";
 import type { ReconcileHeldResult } from "../../charging/index.js";
-import type {
-  DunningChargeReport,
-  DunningCounts,
-  DunningSummary,
-  RetryNowResult,
-} from "../../dunning/index.js";
+import type { DunningChargeReport, DunningSummary, RetryNowResult } from "../../dunning/index.js";
+import { presentDunningCounts } from "../../resources/dunning-counts.js";
 import { chargeSchema } from "./charges.js";
 import { moneySchema, presentMoney, timestamp } from "./common.js";
 
@@ -114,22 +110,6 @@ function presentReport(report: DunningChargeReport): z.infer<typeof dunningCharg
     next_attempt_at: report.nextAttemptAt,
     outcome: collected?.outcome ?? null,
     detail: collected?.result ? resultDetail(collected.result) : (collected?.error ?? null),
-  };
-}
-
-/** The counts in the API's snake_case; the CLI shows the same. */
-export function presentDunningCounts(counts: DunningCounts) {
-  return {
-    selected: counts.selected,
-    attempted: counts.attempted,
-    approved: counts.approved,
-    declined: counts.declined,
-    unknown: counts.unknown,
-    needs_review: counts.needsReview,
-    deferred: counts.deferred,
-    failed: counts.failed,
-    skipped: counts.skipped,
-    skip_reasons: { ...counts.skipReasons },
   };
 }
 

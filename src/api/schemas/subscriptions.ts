@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { MAX_QUANTITY, SUBSCRIPTION_STATES, storableText } from "../../billing/index.js";
+import type { EventRow } from "../../resources/index.js";
 import { collectionMethodField, subscriptionSchema } from "../../resources/subscription.js";
-import type { EventRow } from "../services/subscriptions.js";
 import { iso, pageLimit, pageOf, pageQuery, problemReplies, timestamp } from "./common.js";
 import { applyDiscountBody } from "./coupons.js";
 
-/** The subscription itself is src/resources/subscription.ts, which webhooks share; re-exported here. */
+/** The subscription itself is src/resources/subscription.ts, which webhooks and the CLI share; re-exported here. */
 export { presentSubscription, subscriptionSchema } from "../../resources/subscription.js";
 
 /** Units of a plan a subscription holds (seats). */

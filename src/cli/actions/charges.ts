@@ -1,14 +1,21 @@
 import type { Command } from "commander";
-import { type ChargeRow, findCharge, listCharges, paymentLinkOf } from "../../api/services/charges.js";
 import type { ChargeState } from "../../billing/index.js";
 import type { Config } from "../../config/index.js";
+import { toDecimalString } from "../../money/index.js";
+// The modules themselves, not the resources index: a read loads what it reads.
+import { type ChargeBody, presentCharge } from "../../resources/charge.js";
+import { findCharge, listCharges } from "../../resources/charge-reads.js";
+import type { ChargeRow } from "../../resources/charge-rows.js";
 import type { Cli } from "../cli.js";
 import { linkSigner } from "../link-signer.js";
 import { fields, type Output, table } from "../output.js";
 import { allPages } from "../paging.js";
-import { presentCharge } from "../present.js";
 
-/** `billing charges list|show`: reads, needing the database alone (collection is apart: the engine). */
+/**
+ * `billing charges list|show`: reads, needing the database alone (collection is apart: the engine).
+ * --json prints each charge as the merchant API does (src/resources/charge.ts); a person reads the
+ * same charge with its amounts as decimals beside the currency.
+ */
 
 /**
  * The charges as shown, each with its payment link while it awaits payment by one. The token key
@@ -23,7 +30,23 @@ async function presentAll(config: Config, rows: readonly ChargeRow[], output: Ou
       "note: payment links are not shown: no token key to sign them with (TOKEN_ENCRYPTION_KEY, or the running engine's TOKEN_DEV_KEY_FILE)",
     );
   }
-  return rows.map((row) => presentCharge(row, paymentLinkOf(row, signer)));
+  return rows.map((row) => presentCharge(row, signer));
+}
+
+/**
+ * A charge for a person: the API's, its money as decimal strings (in their places) with the
+ * currency and the refunded amount after them.
+ */
+function forPerson(charge: ChargeBody) {
+  const { currency } = charge.amount;
+  return {
+    ...charge,
+    amount: charge.amount.amount,
+    discount: charge.discount.amount,
+    credit: charge.credit.amount,
+    currency,
+    refunded: toDecimalString(charge.refunded_minor, currency),
+  };
 }
 
 export async function list(
@@ -45,7 +68,7 @@ export async function list(
     return presentAll(config, rows, output);
   });
   output.result({ data: shown }, () =>
-    table(shown, [
+    table(shown.map(forPerson), [
       "id",
       "subscription_id",
       "status",
@@ -64,7 +87,7 @@ export async function show(cli: Cli, id: string, _options: unknown, command: Com
   const [shown] = await cli.withDatabase(async ({ db, config }) =>
     presentAll(config, [await findCharge(db, id)], output),
   );
-  const { attempts, ...charge } = shown!;
+  const { attempts, ...charge } = forPerson(shown!);
   output.result(shown, () =>
     [
       fields(charge),

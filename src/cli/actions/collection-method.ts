@@ -1,10 +1,9 @@
 import type { Command } from "commander";
-import { findSubscription } from "../../api/services/subscriptions.js";
 import type { CollectionMethod } from "../../billing/index.js";
 import { setCollectionMethod } from "../../payment-links/index.js";
+import { findSubscription, presentSubscription } from "../../resources/index.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
 import { fields } from "../output.js";
-import { presentSubscription } from "../present.js";
 
 /**
  * `billing subscriptions set-collection-method <id> <method>`: how a subscription pays, through the

@@ -1,8 +1,13 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
-import { findCreditNote, findReceipt } from "../../api/services/documents.js";
-import { documentLinks, type IssuedDocument, printDocument } from "../../customer-documents/index.js";
+import {
+  documentLinks,
+  findCreditNote,
+  findReceipt,
+  type IssuedDocument,
+  printDocument,
+} from "../../customer-documents/index.js";
 import type { Db } from "../../db/index.js";
 import type { DocumentLanguage } from "../../documents/index.js";
 import type { Cli } from "../cli.js";

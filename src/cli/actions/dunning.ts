@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { presentDunningCounts } from "../../api/schemas/dunning.js";
 import { type DunningChargeReport, type DunningCounts, runDunning } from "../../dunning/index.js";
 import { toDecimalString } from "../../money/index.js";
+import { presentDunningCounts } from "../../resources/dunning-counts.js";
 import type { Cli } from "../cli.js";
 import { type Progress, table } from "../output.js";
 import { presentRetry } from "./charge-collection.js";

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { findInvoice, type InvoiceView, listInvoices } from "../../api/services/charges.js";
+// The module itself, not the invoicing index: a read loads what it reads.
+import { findInvoice, type InvoiceView, listInvoices } from "../../invoicing/invoice-reads.js";
 import { toDecimalString } from "../../money/index.js";
 import type { Cli } from "../cli.js";
 import { fields, table } from "../output.js";

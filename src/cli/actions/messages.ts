@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { presentMessage, presentMessageDetail } from "../../api/schemas/messages.js";
 import type { MessageKind, MessageStatus } from "../../billing/index.js";
 import { getMessage, listMessages, resendMessage } from "../../messages/index.js";
+import { presentMessage, presentMessageDetail } from "../../resources/message.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
 import { CliError } from "../errors.js";
 import { fields, table } from "../output.js";

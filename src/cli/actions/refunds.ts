@@ -1,6 +1,7 @@
 import type { Command } from "commander";
-import { findRefund, listRefunds } from "../../api/services/refunds.js";
 import type { RefundRow } from "../../refunds/index.js";
+// The module itself, not the refunds index: a read loads what it reads.
+import { findRefund, listRefunds } from "../../refunds/refund-reads.js";
 import type { Cli } from "../cli.js";
 import { fields, table } from "../output.js";
 import { allPages } from "../paging.js";

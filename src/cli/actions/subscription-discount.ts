@@ -1,9 +1,10 @@
 import type { Command } from "commander";
-import { findSubscription } from "../../api/services/subscriptions.js";
 import { applyCoupon, removeDiscount } from "../../coupons/index.js";
+// The modules themselves, not the resources index: a database command loads what it uses.
+import { presentSubscription } from "../../resources/subscription.js";
+import { findSubscription } from "../../resources/subscription-reads.js";
 import { CLI_ACTOR, type Cli } from "../cli.js";
 import { fields } from "../output.js";
-import { presentSubscription } from "../present.js";
 
 /**
  * `billing subscriptions apply-coupon|remove-discount`: a subscription's discount, through the

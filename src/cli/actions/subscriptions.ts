@@ -1,14 +1,18 @@
 import type { Command } from "commander";
-import { findSubscription, listSubscriptions } from "../../api/services/subscriptions.js";
 import type { SubscriptionState } from "../../billing/index.js";
 import { toDecimalString } from "../../money/index.js";
+// The modules themselves, not the resources index: a read loads what it reads.
+import { presentSubscription } from "../../resources/subscription.js";
+import { findSubscription, listSubscriptions } from "../../resources/subscription-reads.js";
 import type { Cli } from "../cli.js";
 import { CliError, EXIT } from "../errors.js";
 import { fields, table } from "../output.js";
 import { allPages } from "../paging.js";
-import { presentSubscription } from "../present.js";
 
-/** `billing subscriptions list|show|upcoming`: reads, needing the database alone (cancel is apart: the engine). */
+/**
+ * `billing subscriptions list|show|upcoming`: reads, needing the database alone (cancel is apart:
+ * the engine). --json prints each subscription as the merchant API does (src/resources/subscription.ts).
+ */
 
 export async function list(
   cli: Cli,

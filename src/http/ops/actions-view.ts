@@ -1,6 +1,6 @@
 import { permits } from "../../apikeys/index.js";
-import type { OpsSession } from "../../ops/index.js";
-import { html, type Raw } from "./html.js";
+import type { OpsSession } from "../../sessions/index.js";
+import { html, type Raw } from "../html.js";
 
 /**
  * The dashboard's actions and who may take them. Each is the same operation as an API route, so a

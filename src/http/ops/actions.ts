@@ -1,11 +1,10 @@
-import { domainProblem } from "../../api/domain-errors.js";
-import { ApiProblem } from "../../api/problem.js";
 import { resumeCollection } from "../../breaker/index.js";
 import { reconcileHeldCharge } from "../../charging/index.js";
 import type { EngineContext } from "../../context/index.js";
 import { retryChargeNow } from "../../dunning/index.js";
-import type { OpsSession } from "../../ops/index.js";
+import { ApiProblem, domainProblem } from "../../problems/index.js";
 import { refundCharge } from "../../refunds/index.js";
+import type { OpsSession } from "../../sessions/index.js";
 import type { OpsAction } from "./actions-view.js";
 
 /**

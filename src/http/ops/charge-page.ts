@@ -1,8 +1,9 @@
-import type { ChargeRow } from "../../api/services/charges.js";
-import type { OpsSession } from "../../ops/index.js";
+import type { ChargeRow } from "../../resources/index.js";
+import type { OpsSession } from "../../sessions/index.js";
+import { html, money, type Raw } from "../html.js";
 import { actionForm, type Can } from "./actions-view.js";
 import type { ChargeDocumentLinks, LinkedDocument } from "./charge-documents.js";
-import { html, layout, money, type Raw } from "./html.js";
+import { layout } from "./page.js";
 
 /**
  * One charge, its attempts, its refund, its receipt and credit notes (by number, linked to what the

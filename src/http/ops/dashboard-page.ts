@@ -1,9 +1,11 @@
 import type { Readiness } from "../../health/index.js";
-import type { AttentionCharge, OpsSession, OpsSnapshot } from "../../ops/index.js";
+import type { AttentionCharge, OpsSnapshot } from "../../ops/index.js";
 import { RANGE_PRESETS } from "../../ops/index.js";
+import type { OpsSession } from "../../sessions/index.js";
+import { html, money, type Raw, raw } from "../html.js";
 import { actionForm, type Can } from "./actions-view.js";
 import { chartData } from "./chart-data.js";
-import { html, jsonScript, layout, money, percent, type Raw, raw } from "./html.js";
+import { jsonScript, layout, percent } from "./page.js";
 import { day, when } from "./zoned-time.js";
 
 /**

@@ -1,4 +1,5 @@
-import { html, layout } from "./html.js";
+import { html } from "../html.js";
+import { layout } from "./page.js";
 
 /** The dashboard's login: an API key, posted once; the browser keeps a session cookie instead. */
 export function loginPage(problem?: string): string {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { displayPrefixOf } from "../../apikeys/index.js";
 import type { EngineContext } from "../../context/index.js";
-import { openSession } from "../../ops/index.js";
+import { openOpsSession } from "../../sessions/index.js";
 import { crossSitePost, refuseCrossSite, type SessionCookie, setCookieHeader } from "../browser-session.js";
 import { loginThrottle } from "../login-throttle.js";
 import { loginPage } from "./login-page.js";
@@ -32,7 +32,7 @@ export function registerLoginRoutes(ops: FastifyInstance, ctx: EngineContext, co
     if (locked > 0) return tooMany(reply, locked);
     const key = (request.body as Record<string, unknown> | undefined)?.key;
     const presented = typeof key === "string" ? key.trim() : "";
-    const opened = presented === "" ? null : await openSession(ctx, presented);
+    const opened = presented === "" ? null : await openOpsSession(ctx, presented);
     if (!opened) {
       const lockout = await throttle.failed(
         request,

@@ -5,8 +5,9 @@ import {
   type MessageStatus,
 } from "../../billing/index.js";
 import type { MessagePage, MessageSummary } from "../../messages/index.js";
-import type { OpsSession } from "../../ops/index.js";
-import { html, layout, type Raw } from "./html.js";
+import type { OpsSession } from "../../sessions/index.js";
+import { html, type Raw } from "../html.js";
+import { layout } from "./page.js";
 
 /**
  * The mailbox (GET /ops/messages): the customer messages, newest first, a page at a time: to whom,

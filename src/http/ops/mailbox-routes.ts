@@ -4,7 +4,7 @@ import { permits } from "../../apikeys/index.js";
 import { MESSAGE_KINDS, MESSAGE_STATUSES } from "../../billing/index.js";
 import type { EngineContext } from "../../context/index.js";
 import { getMessage, listMessages, resendMessage } from "../../messages/index.js";
-import type { OpsSession } from "../../ops/index.js";
+import type { OpsSession } from "../../sessions/index.js";
 import { mailboxPage } from "./mailbox-page.js";
 import { messageNotice, messagePage } from "./message-page.js";
 

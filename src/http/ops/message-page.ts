@@ -1,7 +1,8 @@
 import type { MessageDetail } from "../../messages/index.js";
-import type { OpsSession } from "../../ops/index.js";
-import { html, layout, type Raw } from "./html.js";
+import type { OpsSession } from "../../sessions/index.js";
+import { html, type Raw } from "../html.js";
 import { at, mailboxHref, NO_SMTP_BANNER } from "./mailbox-page.js";
+import { layout } from "./page.js";
 
 /**
  * One message (GET /ops/messages/:id): its headers, how far it got, its plain text, and its HTML as

@@ -1,6 +1,7 @@
-import type { ChargeRow } from "../../api/services/charges.js";
-import type { OpsSession } from "../../ops/index.js";
-import { html, layout, money } from "./html.js";
+import type { ChargeRow } from "../../resources/index.js";
+import type { OpsSession } from "../../sessions/index.js";
+import { html, money } from "../html.js";
+import { layout } from "./page.js";
 
 /**
  * GET /ops/charges/:id/refund: what the Refund button opens. It says what goes back, and asks once

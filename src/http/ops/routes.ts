@@ -3,19 +3,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { findCharge } from "../../api/services/charges.js";
 import type { EngineContext } from "../../context/index.js";
 import { readiness } from "../../health/index.js";
-import {
-  closeSession,
-  dayRange,
-  findSession,
-  type OpsSession,
-  opsReader,
-  presetRange,
-  RANGE_PRESETS,
-  type RangePreset,
-} from "../../ops/index.js";
+import { dayRange, opsReader, presetRange, RANGE_PRESETS, type RangePreset } from "../../ops/index.js";
+import { findCharge } from "../../resources/index.js";
+import { closeOpsSession, findOpsSession, type OpsSession } from "../../sessions/index.js";
 import {
   addPageSecurityHeaders,
   crossSitePost,
@@ -98,8 +90,7 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EngineContext): voi
       ops.addHook("onRequest", async (request, reply) => {
         const path = request.url.split("?")[0] ?? "";
         if (path === "/ops/login" || path.startsWith("/ops/assets/")) return;
-        const secret = readCookie(request, COOKIE);
-        const session = secret ? await findSession(ctx.db.$client, secret) : null;
+        const session = await findOpsSession(ctx.db.$client, readCookie(request, COOKIE));
         if (!session) return reply.code(303).header("location", "/ops/login").send();
         // A browser names the page a POST comes from; one from another site is refused before its
         // body is looked at (the CSRF token is checked once the body is parsed: requireFormToken).
@@ -124,8 +115,7 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EngineContext): voi
       registerLoginRoutes(ops, ctx, COOKIE);
 
       ops.post("/logout", async (request, reply) => {
-        const secret = readCookie(request, COOKIE);
-        if (secret) await closeSession(ctx.db.$client, secret);
+        await closeOpsSession(ctx.db.$client, readCookie(request, COOKIE));
         return reply
           .code(303)
           .header("set-cookie", setCookieHeader(request, COOKIE, "", 0))

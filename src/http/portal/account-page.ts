@@ -7,9 +7,9 @@ import type {
   AccountSubscription,
   AccountSubscriptionDetail,
   CustomerAccount,
-  PortalSession,
 } from "../../portal/index.js";
-import { html, money, type Raw } from "../ops/html.js";
+import type { PortalSession } from "../../sessions/index.js";
+import { html, money, type Raw } from "../html.js";
 import { amount, card, date, fill, name, nameInText } from "./format.js";
 import type { Language, NoticeKey, PortalText } from "./i18n.js";
 import { portalLayout } from "./layout.js";

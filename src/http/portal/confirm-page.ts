@@ -1,5 +1,6 @@
-import type { AccountSubscription, PortalSession } from "../../portal/index.js";
-import { html } from "../ops/html.js";
+import type { AccountSubscription } from "../../portal/index.js";
+import type { PortalSession } from "../../sessions/index.js";
+import { html } from "../html.js";
 import { date, fill, name } from "./format.js";
 import type { Language, PortalText } from "./i18n.js";
 import { portalLayout } from "./layout.js";

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { esc, html, money, Raw, raw } from "../ops/html.js";
+import { esc, html, money, Raw, raw } from "../html.js";
 import type { PortalText } from "./i18n.js";
 
 /**

@@ -1,4 +1,4 @@
-import { html, type Raw } from "../ops/html.js";
+import { html, type Raw } from "../html.js";
 import type { Language, PortalText } from "./i18n.js";
 
 /**

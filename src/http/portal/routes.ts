@@ -4,16 +4,14 @@ import { fileURLToPath } from "node:url";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { EngineContext } from "../../context/index.js";
 import {
-  closePortalSession,
   customerAccount,
-  findPortalSession,
   inspectPortalLink,
   type OwnSubscription,
   openPortalLink,
   ownSubscription,
   PORTAL_PATH,
-  type PortalSession,
 } from "../../portal/index.js";
+import { closePortalSession, findPortalSession, type PortalSession } from "../../sessions/index.js";
 import {
   addPageSecurityHeaders,
   crossSitePost,

@@ -1,5 +1,5 @@
 import type { AccountSubscriptionDetail, AccountUsage } from "../../portal/index.js";
-import { html, type Raw } from "../ops/html.js";
+import { html, type Raw } from "../html.js";
 import { amount, name } from "./format.js";
 import type { PortalText } from "./i18n.js";
 

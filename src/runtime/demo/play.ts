@@ -1,9 +1,9 @@
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { DateTime } from "luxon";
-import { table } from "../../cli/output.js";
 import { createCoupon } from "../../coupons/index.js";
 import { createPlan } from "../../plans/index.js";
+import { table } from "../../text/index.js";
 import type { DemoEngine } from "./engine.js";
 import { readMailbox } from "./mailbox.js";
 import {

@@ -1,7 +1,7 @@
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerOpenApi } from "../../../src/api/openapi.js";
-import { type RunningServer, startServer } from "../../../src/http/index.js";
+import { type RunningServer, startServer } from "../../../src/app/index.js";
 import { type ApiHarness, createApiHarness, PLAN_BODY } from "./support.js";
 
 /**

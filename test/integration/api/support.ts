@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { registerMerchantApi } from "../../../src/api/index.js";
 import { createApiKey } from "../../../src/apikeys/index.js";
+import { buildServer } from "../../../src/app/index.js";
 import { chargeAttempts, charges, subscriptions } from "../../../src/db/schema/index.js";
-import { buildServer } from "../../../src/http/index.js";
 import { planOfSubscription } from "../../db/fixtures.js";
 import { createEngineHarness, type EngineHarness, type HarnessOptions } from "../../support/engine.js";
 

@@ -346,10 +346,13 @@ describe("billing CLI", () => {
       charge_amount: "50.00",
       currency: "QAR",
     });
-    const difference = jsonOf<{ kind: string; amount: string; credit: string }>(
-      await billing("charges", "show", String(changed.charge_id)),
-    );
-    expect(difference).toMatchObject({ kind: "plan_change", amount: "50.00", credit: "0.00" });
+    // The charge as the merchant API shows it: money as {amount, amount_minor, currency}.
+    const difference = jsonOf<{ kind: string }>(await billing("charges", "show", String(changed.charge_id)));
+    expect(difference).toMatchObject({
+      kind: "plan_change",
+      amount: { amount: "50.00", amount_minor: 5_000, currency: "QAR" },
+      credit: { amount: "0.00", amount_minor: 0, currency: "QAR" },
+    });
     const scheduled = await changePlan(flex.id, "at_period_end");
     expect(scheduled).toMatchObject({ status: "scheduled", charge_id: null });
     const taken = jsonOf<{ plan_change_id: string }>(

@@ -86,7 +86,12 @@ describe("billing coupons", () => {
 
     await database.db.update(plans).set({ billingMode: "autosave" }).where(eq(plans.id, plan.id));
     const applied = await cli.json("subscriptions", "apply-coupon", subscription.id, "--coupon", "five");
-    expect(applied.discount).toMatchObject({ coupon_code: "FIVE", amount_off: "5.00", periods_applied: 0 });
+    // The subscription as the merchant API shows it: the coupon's amount as money.
+    expect(applied.discount).toMatchObject({
+      coupon_code: "FIVE",
+      amount_off: { amount: "5.00", amount_minor: 500, currency: "QAR" },
+      periods_applied: 0,
+    });
     expect((await cli.json("subscriptions", "show", subscription.id)).discount).toMatchObject({
       coupon_code: "FIVE",
     });

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../../../src/app/index.js";
 import { applyGatewayCallback, startReEnrollment } from "../../../src/enrollment/index.js";
-import { startServer } from "../../../src/http/index.js";
 import { createLogger } from "../../../src/logger/index.js";
 import {
   CARDS,

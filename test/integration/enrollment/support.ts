@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
+import { type RunningServer, startServer } from "../../../src/app/index.js";
 import { createCustomer } from "../../../src/customers/index.js";
 import { enrollments, events, paymentMethods, subscriptions } from "../../../src/db/schema/index.js";
-import { enroll } from "../../../src/enrollment/index.js";
-import { gatewayCallbackUrls, type RunningServer, startServer } from "../../../src/http/index.js";
+import { enroll, gatewayCallbackUrls } from "../../../src/enrollment/index.js";
 import { createPlan } from "../../../src/plans/index.js";
 import type { ledger } from "../../../src/simulator/admin/ledger.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";

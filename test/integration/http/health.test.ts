@@ -1,8 +1,9 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { buildServer } from "../../../src/app/index.js";
 import type { EngineContext } from "../../../src/context/index.js";
 import { createGatewayClient } from "../../../src/gateway/index.js";
-import { buildServer, registerHealthRoutes } from "../../../src/http/index.js";
+import { registerHealthRoutes } from "../../../src/http/index.js";
 import { findFreePort } from "../../../src/infra/index.js";
 import { BILLING_TICK, recordTickEnd, recordTickStart } from "../../../src/scheduler/index.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";

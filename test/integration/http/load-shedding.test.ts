@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../../src/apikeys/index.js";
-import { buildServer, type RunningServer, startServer } from "../../../src/http/index.js";
+import { buildServer, type RunningServer, startServer } from "../../../src/app/index.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../../src/apikeys/index.js";
-import { type RunningServer, startServer } from "../../../src/http/index.js";
+import { type RunningServer, startServer } from "../../../src/app/index.js";
 import { createLogger } from "../../../src/logger/index.js";
 import { createPortalLink } from "../../../src/portal/index.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";

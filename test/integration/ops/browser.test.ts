@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApiKey } from "../../../src/apikeys/index.js";
-import { type RunningServer, startServer } from "../../../src/http/index.js";
+import { type RunningServer, startServer } from "../../../src/app/index.js";
 import { launchChromium } from "../../support/chromium.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
 import { type BillingMonth, billAMonth, SCENARIO } from "./scenario.js";

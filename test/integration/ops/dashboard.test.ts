@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../../../src/apikeys/index.js";
-import { buildServer } from "../../../src/http/index.js";
+import { buildServer } from "../../../src/app/index.js";
 import type { SnakeCased } from "../../../src/http/ops/snake-json.js";
 import type { OpsSnapshot } from "../../../src/ops/index.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";

@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { money } from "../../../src/http/ops/html.js";
+import { money } from "../../../src/http/html.js";
 import { snakeJson } from "../../../src/http/ops/snake-json.js";
 import { day, when } from "../../../src/http/ops/zoned-time.js";
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAddon, setSubscriptionAddon } from "../../../src/addons/index.js";
+import { startServer } from "../../../src/app/index.js";
 import { paymentLinkUrl } from "../../../src/charging/index.js";
 import {
   enrollments,
@@ -12,7 +13,6 @@ import {
   portalSessions,
   subscriptions,
 } from "../../../src/db/schema/index.js";
-import { startServer } from "../../../src/http/index.js";
 import { changePlan } from "../../../src/plan-changes/index.js";
 import { createMeter, ingestUsage, usageEventSchema } from "../../../src/usage/index.js";
 import { setUsagePrice, usagePreview } from "../../../src/usage-billing/index.js";

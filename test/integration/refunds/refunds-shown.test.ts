@@ -175,17 +175,22 @@ describe("the CLI", () => {
     return JSON.parse(run.stdout) as T;
   }
 
+  it("prints a charge and its subscription with --json as the merchant API shows them", async () => {
+    const shown = await getCharge(charge.processing);
+    expect(await json("charges", "show", charge.processing)).toEqual(shown);
+    const subscription = await api.call("GET", `/v1/subscriptions/${shown.subscription_id}`);
+    expect(await json("subscriptions", "show", shown.subscription_id)).toEqual(subscription.json());
+  });
+
   it("shows a charge's refund in charges show and list", async () => {
     expect(await json("charges", "show", charge.processing)).toMatchObject({
       status: "paid",
       refund_status: "refunded",
       refund_processing: true,
-      refunded: "100.00",
       refunded_minor: 10_000,
     });
     expect(await json("charges", "show", charge.untouched)).toMatchObject({
       refund_status: null,
-      refunded: "0.00",
       refunded_minor: 0,
     });
     const listed = await json<{ data: { id: string; refund_status: string | null }[] }>("charges", "list");
@@ -198,6 +203,7 @@ describe("the CLI", () => {
       ]),
     );
 
+    // A person reads the amount refunded as a decimal too.
     const human = await billing("charges", "show", charge.completed);
     expect(human.stdout).toMatch(/^refund_status\s+refunded$/m);
     expect(human.stdout).toMatch(/^refunded\s+100\.00$/m);

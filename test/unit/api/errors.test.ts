@@ -3,7 +3,6 @@ import { validatorCompiler } from "fastify-type-provider-zod";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toProblem } from "../../../src/api/errors.js";
-import { ApiProblem } from "../../../src/api/problem.js";
 import { IllegalTransitionError, PlanInputError } from "../../../src/billing/index.js";
 import { SubscriptionNotFoundError } from "../../../src/cancellation/index.js";
 import {
@@ -12,6 +11,7 @@ import {
   EnrollmentError,
 } from "../../../src/enrollment/index.js";
 import { GatewayRejectedError, GatewayUnavailableError } from "../../../src/gateway/index.js";
+import { ApiProblem } from "../../../src/problems/index.js";
 
 const request = { url: "/v1/things/abc", method: "GET" } as FastifyRequest;
 

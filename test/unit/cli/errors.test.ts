@@ -1,6 +1,5 @@
 import { CommanderError } from "commander";
 import { describe, expect, it } from "vitest";
-import { ApiProblem } from "../../../src/api/problem.js";
 import { parsePlanInput } from "../../../src/billing/index.js";
 import { CliError, EXIT } from "../../../src/cli/errors.js";
 import { toCliError } from "../../../src/cli/failures.js";
@@ -8,6 +7,7 @@ import { ConfigError } from "../../../src/config/index.js";
 import { parseCustomerInput } from "../../../src/customers/index.js";
 import { DuplicateSubscriptionError, EnrollmentCheckoutError } from "../../../src/enrollment/index.js";
 import { GatewayRejectedError } from "../../../src/gateway/index.js";
+import { ApiProblem } from "../../../src/problems/index.js";
 
 function thrown(work: () => unknown): unknown {
   try {

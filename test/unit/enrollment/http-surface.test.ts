@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { gatewayCallbackUrls, resultPage } from "../../../src/http/index.js";
+import { gatewayCallbackUrls } from "../../../src/enrollment/index.js";
+import { resultPage } from "../../../src/http/index.js";
 
 describe("gatewayCallbackUrls", () => {
   it("gives the three URLs to configure in the merchant account", () => {

@@ -22,8 +22,9 @@ import { WebhookUrlRefusedError } from "../webhooks/index.js";
 import { ApiProblem, illegalTransition, notFound, validationFailed } from "./problem.js";
 
 /**
- * The errors of the engine's services, as problems. Kept in one table-like function so that a
- * handler never translates errors itself and a new service error is mapped in one place.
+ * The errors of the engine's services, as problems: the merchant API answers with them and the ops
+ * dashboard names their codes. Kept in one table-like function so that a handler never translates
+ * errors itself and a new service error is mapped in one place.
  */
 
 type Issues = readonly { readonly field: string; readonly message: string }[];

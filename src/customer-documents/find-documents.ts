@@ -1,14 +1,15 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
+import type { Db } from "../db/index.js";
+import { charges, refunds } from "../db/schema/index.js";
+// The problem itself, not the problems index: that one maps every service's errors.
+import { ApiProblem, notFound } from "../problems/problem.js";
 import {
   creditNoteOfRefund,
   type IssuedCreditNote,
   type IssuedReceipt,
   receiptOfCharge,
-} from "../../customer-documents/index.js";
-import type { Db } from "../../db/index.js";
-import { charges, refunds } from "../../db/schema/index.js";
-import { ApiProblem, notFound } from "../problem.js";
+} from "./issued-documents.js";
 
 /**
  * A charge's receipt and a refund's credit note for the merchant API and the CLI, or a 404 saying

@@ -1,12 +1,15 @@
 import { and, asc, eq, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/index.js";
-import { afterCursor } from "../../db/keyset.js";
-import { refunds } from "../../db/schema/index.js";
-import type { RefundRow } from "../../refunds/index.js";
-import { notFound } from "../problem.js";
-import { type Page, type PageRequest, toPage } from "./page.js";
+import type { Db } from "../db/index.js";
+import { afterCursor, type Page, type PageRequest, toPage } from "../db/keyset.js";
+import { refunds } from "../db/schema/index.js";
+// The problem itself, not the problems index: that one maps this service's errors too.
+import { notFound } from "../problems/problem.js";
+import type { RefundRow } from "./settle.js";
 
-/** Reads of refunds for the merchant API and the CLI: every refund, its charge's and the duplicates'. */
+/**
+ * Reads of refunds for the merchant API and the CLI: every refund, its charge's and the
+ * duplicates'; an unknown id is a 404 problem.
+ */
 
 export async function findRefund(db: Db, id: string): Promise<RefundRow> {
   const [row] = await db.select().from(refunds).where(eq(refunds.id, id));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiProblem, illegalTransition, notFound, validationFailed } from "../../../src/api/problem.js";
+import { ApiProblem, illegalTransition, notFound, validationFailed } from "../../../src/problems/index.js";
 
 describe("problem details", () => {
   it("carries the RFC 9457 members, a stable code, then its extensions", () => {

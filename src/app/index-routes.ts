@@ -1,11 +1,12 @@
 import type { FastifyInstance } from "fastify";
-import { DOCS_PATH } from "../api/openapi.js";
-import { ApiProblem, sendProblem } from "../api/problem.js";
+import { DOCS_PATH, sendProblem } from "../api/index.js";
+import { ApiProblem } from "../problems/index.js";
 
 /**
- * GET / says what this server offers, so someone who opens the engine's address lands somewhere
- * useful. Any other unknown path outside /v1 (which has its own) is a problem+json 404 pointing at
- * the API reference, like every other error of the engine.
+ * GET / says what this server offers (its areas: the API, the ops dashboard, health, metrics), so
+ * someone who opens the engine's address lands somewhere useful. Any other unknown path outside /v1
+ * (which has its own) is a problem+json 404 pointing at the API reference, like every other error
+ * of the engine.
  */
 export function registerIndexRoutes(app: FastifyInstance): void {
   app.get("/", async () => ({

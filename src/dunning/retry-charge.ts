@@ -1,7 +1,8 @@
-import type { EngineContext } from "../../context/index.js";
-import { type RetryNowResult, retryChargeNow } from "../../dunning/index.js";
-import { ApiProblem } from "../problem.js";
-import { type ChargeRow, findCharge, paymentLinkOf } from "./charges.js";
+import type { EngineContext } from "../context/index.js";
+// The problem itself, not the problems index: that one maps every service's errors.
+import { ApiProblem } from "../problems/problem.js";
+import { type ChargeRow, findCharge, paymentLinkOf } from "../resources/index.js";
+import { type RetryNowResult, retryChargeNow } from "./retry-now.js";
 
 /**
  * "Retry now" for one charge, as the API offers it: the dunning service collects it (forced, after

@@ -1,16 +1,18 @@
 import { and, asc, eq, gt, type SQL } from "drizzle-orm";
-import type { SubscriptionState } from "../../billing/index.js";
-import type { Db } from "../../db/index.js";
-import { afterCursor } from "../../db/keyset.js";
-import { events, subscriptions } from "../../db/schema/index.js";
-import { type SubscriptionView, subscriptionViews } from "../../resources/subscription-rows.js";
-import { notFound } from "../problem.js";
-import { type Page, type PageRequest, toPage } from "./page.js";
+import type { SubscriptionState } from "../billing/index.js";
+import type { Db } from "../db/index.js";
+import { afterCursor, type Page, type PageRequest, toPage } from "../db/keyset.js";
+import { events, subscriptions } from "../db/schema/index.js";
+// The problem itself, not the problems index: that one maps every service's errors.
+import { notFound } from "../problems/problem.js";
+import { type SubscriptionView, subscriptionViews } from "./subscription-rows.js";
 
-/** Reads of subscriptions and their event log for the merchant API. */
+/**
+ * Reads of subscriptions and their event log for the merchant API and the CLI: each subscription
+ * as presentSubscription shows it; an unknown id is a 404 problem.
+ */
 
 export type EventRow = typeof events.$inferSelect;
-export type { SubscriptionView } from "../../resources/subscription-rows.js";
 
 export async function findSubscription(db: Db, id: string): Promise<SubscriptionView> {
   const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id));
