@@ -15,8 +15,8 @@ import { Redis } from "ioredis";
  *   than a second for the way from us to the gateway;
  * - in flight: each process holds a count of calls open, under a lease refreshed by its every
  *   call; a process that dies stops refreshing, and its count is dropped when its lease runs out;
- * - a 429 halves the allowed rate for everyone, which then climbs back (charging/throttle.ts: the
- *   same arithmetic, in Lua here).
+ * - a 429 halves the allowed rate for everyone, once a second at most, and it then climbs back
+ *   (charging/throttle.ts: the same arithmetic, in Lua here).
  * A reservation is all or nothing below `atLeast` (waves, not trickles); when nothing can be
  * granted the script says how long until enough of the window has passed. Keys share one hash tag,
  * so a Redis Cluster keeps them on one node, and expire once nothing uses them.
@@ -91,6 +91,9 @@ if rate > 0 then
 end
 
 if op == 'throttle' then
+  -- Once a second at most: the 429s of one burst answer the same excess.
+  local last = tonumber(redis.call('HGET', slow, 'at') or '-1e15')
+  if now - last < 1000 then return {allowed, 0, ''} end
   local lowered = math.max(1, math.floor(allowed / 2))
   redis.call('HSET', slow, 'rate', lowered, 'at', now)
   redis.call('PEXPIRE', slow, recover * 2)
@@ -166,8 +169,11 @@ export function createGatewayBudget(options: {
   readonly limits: BudgetLimits;
 }): SharedBudget {
   const { limits } = options;
-  // Commands wait for the connection, but fail after one reconnection rather than queue forever.
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
+  // Commands wait for the connection, but fail after one reconnection or two seconds rather than
+  // hang through a network partition: the caller then sends nothing.
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
+  // Failures reach the caller through the commands; the connection's own errors are not news.
+  redis.on("error", () => undefined);
   redis.defineCommand("gatewayBudget", { numberOfKeys: 6, lua: SCRIPT });
   const tag = `${options.prefix}:gateway-budget:{${options.account}}`;
   const keys = ["log", "flying", "leases", "slow", "seq", "bucket"].map((name) => `${tag}:${name}`);

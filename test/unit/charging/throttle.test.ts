@@ -17,8 +17,15 @@ describe("slowing down after a 429", () => {
 
   it("halves what was allowed at the time, never below one call a second", () => {
     expect(slowedDown(100, null, 1_000, 10_000)).toEqual({ rate: 50, at: 1_000 });
-    // a second 429 half a second later: 50 + 5 recovered, halved
-    expect(slowedDown(100, { rate: 50, at: 1_000 }, 1_500, 10_000)).toEqual({ rate: 27, at: 1_500 });
-    expect(slowedDown(1, { rate: 1, at: 0 }, 0, 10_000)).toEqual({ rate: 1, at: 0 });
+    // a 429 a second and a half later: 50 + 15 recovered, halved
+    expect(slowedDown(100, { rate: 50, at: 1_000 }, 2_500, 10_000)).toEqual({ rate: 32, at: 2_500 });
+    expect(slowedDown(1, { rate: 1, at: 0 }, 5_000, 10_000)).toEqual({ rate: 1, at: 5_000 });
+  });
+
+  it("halves once for the 429s of one burst: not again within a second", () => {
+    const once = slowedDown(100, null, 1_000, 10_000);
+    expect(slowedDown(100, once, 1_000, 10_000)).toBe(once);
+    expect(slowedDown(100, once, 1_999, 10_000)).toBe(once);
+    expect(slowedDown(100, once, 2_000, 10_000)).toEqual({ rate: 30, at: 2_000 });
   });
 });
