@@ -3,7 +3,7 @@ import { collectionPaused } from "../breaker/index.js";
 import type { EngineContext } from "../context/index.js";
 import { cancelOrphanedCharge } from "./cancel-orphaned-charge.js";
 import { claimBatch } from "./claim-batch.js";
-import { ChargeNotFoundError } from "./errors.js";
+import { AttemptInFlightError, ChargeNotFoundError } from "./errors.js";
 import { type GatewayLimiter, UNLIMITED, type Wave } from "./gateway-limiter.js";
 import { type ChargeSnapshot, loadCharges } from "./load-charges.js";
 import { createOutcomeFlusher, type OutcomeFlusher } from "./outcome-flusher.js";
@@ -171,8 +171,9 @@ async function attempt(run: Run, snapshots: readonly ChargeSnapshot[], round = 0
     const wave = queue.slice(0, taken.count);
     queue = queue.slice(taken.count);
     const sends = await claimWave(run, wave);
+    const claimedAt = performance.now();
     run.limiter.give(taken.count - sends.length);
-    sending.push(send(run, sends, taken, flusher));
+    sending.push(send(run, sends, taken, flusher, claimedAt));
   }
   const rounds = await Promise.all(sending);
   const refused = rounds.flatMap((sent) => sent.refused);
@@ -186,17 +187,39 @@ async function attempt(run: Run, snapshots: readonly ChargeSnapshot[], round = 0
   }
 }
 
-/** Sends a claimed wave once the limiter has dated it; a budget that cannot be told does not stop it. */
+/**
+ * Sends a claimed wave once the limiter has dated it; a budget that cannot be told does not stop it.
+ * A wave whose claim is older than a gateway call may last (GATEWAY_TIMEOUT_MS: a process that
+ * stalled, or a host cut off from the network, between the claim and the send) is not sent: another
+ * worker may already be reconciling its attempts, which it does once they are quiet, and a late call
+ * could then charge a card twice. The attempts stay in flight for that reconciliation.
+ */
 async function send(
   run: Run,
   sends: readonly SendableAttempt[],
   wave: Wave,
   flusher: ChargeFlusher,
+  claimedAt: number,
 ): Promise<SentRound> {
   if (sends.length > 0) {
     await wave.sending().catch((err: unknown) => {
       run.ctx.logger.warn({ err }, "could not date a wave in the shared gateway budget");
     });
+  }
+  const waited = performance.now() - claimedAt;
+  if (sends.length > 0 && waited > run.ctx.config.GATEWAY_TIMEOUT_MS) {
+    run.limiter.give(sends.length);
+    run.ctx.logger.warn(
+      { charges: sends.length, waitedMs: Math.round(waited) },
+      "a claimed wave waited longer than a gateway call may last; left to reconciliation, not sent",
+    );
+    for (const { attempt } of sends) {
+      run.sink.failures.set(
+        attempt.chargeId,
+        new AttemptInFlightError(attempt.chargeId, attempt.attemptNumber, attempt.orderId),
+      );
+    }
+    return { refused: [], throttled: [] };
   }
   return sendBatch(run.ctx, sends, { limiter: run.limiter, flusher }, run.sink);
 }
