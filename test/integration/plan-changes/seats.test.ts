@@ -71,6 +71,8 @@ describe("seats", () => {
       charge_amount: { amount: "51.61", amount_minor: 5_161 },
     });
     expect(reply.json().subscription.quantity).toBe(5);
+    // Collected before February is billed, so the gateway sees them in that order.
+    await chargeStatuses(api.h, sub.subscriptionId, ["paid", "paid"]);
 
     api.h.clock.set(DateTime.fromISO(FEBRUARY));
     await runBillingTick(api.h.ctx, { batchSize: 50 });
