@@ -84,7 +84,8 @@ export interface DueCursor {
   readonly id: string;
 }
 
-interface Row {
+/** A period charge's row as the locking queries select it (this file's, open-periods.ts's). */
+export interface PeriodRow {
   id: string;
   subscription_id: string;
   customer_id: string;
@@ -95,6 +96,19 @@ interface Row {
   recurring_token: boolean;
 }
 
+export function duePeriodOf(row: PeriodRow): DuePeriod {
+  return {
+    periodChargeId: row.id,
+    subscriptionId: row.subscription_id,
+    customerId: row.customer_id,
+    planId: row.plan_id,
+    currency: row.currency,
+    start: pgInstant(row.period_start),
+    end: pgInstant(row.period_end),
+    recurringToken: row.recurring_token,
+  };
+}
+
 /** Locks and returns the next batch of due periods after `after`; the cursor of the last one. */
 export async function lockDuePeriods(
   tx: SqlTx,
@@ -103,7 +117,7 @@ export async function lockDuePeriods(
 ): Promise<{ periods: DuePeriod[]; cursor: DueCursor | undefined }> {
   const iso = (at: DateTime) => at.toUTC().toISO();
   const plans = [...window.planIds];
-  const rows = await tx<Row[]>`
+  const rows = await tx<PeriodRow[]>`
     select c.id, c.subscription_id, s.customer_id, c.plan_id, c.currency, c.period_start, c.period_end,
            (s.collection_method = 'charge_automatically'
             and coalesce(pm.kind, sp.billing_mode) = 'recurring') as recurring_token
@@ -136,16 +150,7 @@ export async function lockDuePeriods(
     for update of s skip locked`;
   const last = rows.at(-1);
   return {
-    periods: rows.map((row) => ({
-      periodChargeId: row.id,
-      subscriptionId: row.subscription_id,
-      customerId: row.customer_id,
-      planId: row.plan_id,
-      currency: row.currency,
-      start: pgInstant(row.period_start),
-      end: pgInstant(row.period_end),
-      recurringToken: row.recurring_token,
-    })),
+    periods: rows.map(duePeriodOf),
     cursor: last && { end: last.period_end, id: last.id },
   };
 }

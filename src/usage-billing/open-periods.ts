@@ -1,6 +1,6 @@
 import type { DateTime } from "luxon";
-import { pgInstant, pgInteger, type SqlRunner, type SqlTx } from "../db/index.js";
-import type { DuePeriod } from "./due-periods.js";
+import { pgInteger, type SqlRunner, type SqlTx } from "../db/index.js";
+import { type DuePeriod, duePeriodOf, type PeriodRow } from "./due-periods.js";
 
 /**
  * Rule: the periods a spending threshold watches (progressive billing). A subscription that pays
@@ -25,14 +25,7 @@ export async function thresholdPlanIds(sql: SqlRunner): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-interface Row {
-  id: string;
-  subscription_id: string;
-  customer_id: string;
-  plan_id: string;
-  currency: string;
-  period_start: string;
-  period_end: string;
+interface Row extends Omit<PeriodRow, "recurring_token"> {
   usage_threshold_minor: string;
 }
 
@@ -61,14 +54,8 @@ export async function lockWatchedPeriods(
     limit ${options.batchSize}
     for update of s skip locked`;
   return rows.map((row) => ({
-    periodChargeId: row.id,
-    subscriptionId: row.subscription_id,
-    customerId: row.customer_id,
-    planId: row.plan_id,
-    currency: row.currency,
-    start: pgInstant(row.period_start),
-    end: pgInstant(row.period_end),
-    recurringToken: false,
+    // Never charged through a recurring card token: the query leaves those out.
+    ...duePeriodOf({ ...row, recurring_token: false }),
     thresholdMinor: pgInteger(row.usage_threshold_minor),
   }));
 }
