@@ -50,8 +50,22 @@ export interface ChargeRow {
   customerTimeZone: string | null;
 }
 
+/** The columns of a charge's facts (the receipt e-mail selects these alone). */
+export type ChargeFactColumns = Pick<
+  ChargeRow,
+  | "chargeId"
+  | "chargeKind"
+  | "planName"
+  | "periodStart"
+  | "periodEnd"
+  | "chargeAmountMinor"
+  | "discountMinor"
+  | "discountPercent"
+  | "creditMinor"
+>;
+
 /** The charge's facts with its stored lines (read by the charge's id). */
-export async function chargeFacts(db: Db, row: ChargeRow): Promise<ChargeFacts> {
+export async function chargeFacts(db: Db, row: ChargeFactColumns): Promise<ChargeFacts> {
   const lines = (await chargeLinesOf(db.$client, [row.chargeId])).get(row.chargeId) ?? [];
   return {
     kind: row.chargeKind,

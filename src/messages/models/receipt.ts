@@ -2,8 +2,7 @@ import { eq } from "drizzle-orm";
 import { formatDocumentNumber } from "../../billing/index.js";
 import { chargeAttempts, charges, plans, receipts } from "../../db/schema/index.js";
 import { type ChargeFacts, chargeLines } from "../../documents/build-model.js";
-import { attemptCardLast4 } from "../../documents/charge-facts.js";
-import { chargeLinesOf } from "../../pricing/index.js";
+import { attemptCardLast4, chargeFacts } from "../../documents/charge-facts.js";
 import type { ReceiptLine } from "../render/index.js";
 import type { ModelLoader } from "./source.js";
 import { localDate } from "./source.js";
@@ -50,17 +49,7 @@ export const receiptModel: ModelLoader = async (ctx, source) => {
       ? null
       : { channel: row.attemptChannel, createdAt: row.attemptCreatedAt };
   const links = ctx.links.receipt(row.receiptId);
-  const facts: ChargeFacts = {
-    kind: row.chargeKind,
-    lines: (await chargeLinesOf(ctx.db.$client, [chargeId])).get(chargeId) ?? [],
-    planName: row.planName,
-    periodStart: row.periodStart,
-    periodEnd: row.periodEnd,
-    amountMinor: row.chargeAmountMinor,
-    discountMinor: row.discountMinor,
-    discountPercent: row.discountPercent,
-    creditMinor: row.creditMinor,
-  };
+  const facts = await chargeFacts(ctx.db, { ...row, chargeId });
   return {
     model: {
       kind: "receipt",
