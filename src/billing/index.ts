@@ -205,4 +205,4 @@ export {
 } from "./subscription-states.js";
 export { type DocumentSeries, formatDocumentNumber, includedTax } from "./tax.js";
 export { type BilledUsage, lessBilled, priceGrowsWithUsage } from "./usage-parts.js";
-export { MAX_USAGE_LINE_QUANTITY, priceUsage, type UsagePrice } from "./usage-pricing.js";
+export { byMeterCode, MAX_USAGE_LINE_QUANTITY, priceUsage, type UsagePrice } from "./usage-pricing.js";

@@ -20,10 +20,12 @@ export interface UsagePrice {
   readonly price: PriceModel;
 }
 
+/** A usage charge's order: by meter code, in code units (not a database's collation). */
+export const byMeterCode = (a: { readonly meterCode: string }, b: { readonly meterCode: string }): number =>
+  a.meterCode < b.meterCode ? -1 : a.meterCode > b.meterCode ? 1 : 0;
+
 export function priceUsage(prices: readonly UsagePrice[], usage: ReadonlyMap<string, number>): ChargeLine[] {
-  const ordered = [...prices].sort((a, b) =>
-    a.meterCode < b.meterCode ? -1 : a.meterCode > b.meterCode ? 1 : 0,
-  );
+  const ordered = [...prices].sort(byMeterCode);
   return ordered.map((usagePrice) => {
     const quantity = usage.get(usagePrice.meterCode) ?? 0;
     if (quantity > MAX_USAGE_LINE_QUANTITY) {

@@ -1,9 +1,13 @@
 import { DateTime } from "luxon";
-import { amountFixedByToken, type BillingMode, type CollectionMethod } from "../billing/index.js";
+import {
+  amountFixedByToken,
+  type BillingMode,
+  byMeterCode,
+  type CollectionMethod,
+} from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import type { SqlRunner } from "../db/index.js";
 import {
-  type DatedUsagePrice,
   pricesForPeriod,
   type UsagePreview,
   usageOfPeriods,
@@ -105,7 +109,7 @@ export async function accountUsage(
     }
     const usage = valuesOf.get(sub.id);
     const meters = pricesForPeriod(prices, DateTime.fromJSDate(sub.currentPeriodEnd))
-      .sort(byCode)
+      .sort(byMeterCode)
       .map((price) => ({ name: price.meterName, value: usage?.get(price.meterCode) ?? 0 }));
     if (meters.length > 0) shown.set(sub.id, { priced: false, meters });
   }
@@ -159,7 +163,3 @@ function pricedUsage(preview: UsagePreview): AccountUsage {
     currency: preview.currency,
   };
 }
-
-/** The usage charge's order (billing/usage-pricing.ts). */
-const byCode = (a: DatedUsagePrice, b: DatedUsagePrice) =>
-  a.meterCode < b.meterCode ? -1 : a.meterCode > b.meterCode ? 1 : 0;

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { byMeterCode } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
 import { meters, planUsagePrices } from "../db/schema/index.js";
 import { findPlan } from "./find-targets.js";
@@ -16,7 +17,5 @@ export async function listUsagePrices(
     .innerJoin(meters, eq(meters.id, planUsagePrices.meterId))
     .where(eq(planUsagePrices.planId, plan.id));
   // Sorted here, as priceUsage sorts (code units), not by the database's collation.
-  return rows
-    .map(({ price, meter }) => toStoredUsagePrice(price, meter, plan.currency))
-    .sort((a, b) => (a.meterCode < b.meterCode ? -1 : a.meterCode > b.meterCode ? 1 : 0));
+  return rows.map(({ price, meter }) => toStoredUsagePrice(price, meter, plan.currency)).sort(byMeterCode);
 }
