@@ -1,4 +1,4 @@
-import { toDecimalString } from "../money/index.js";
+import { amountText } from "../documents/format.js";
 
 /**
  * HTML for every page the engine serves (the ops dashboard, the customer portal, the pages a
@@ -37,9 +37,8 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Raw {
   return new Raw(out);
 }
 
-/** Exact, from the minor units, with the thousands grouped as the charts' axes are: 21,315.00 QAR. */
-export function money(minor: number, currency: string): string {
-  const [whole = "", fraction] = toDecimalString(minor, currency).split(".");
-  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ",");
-  return `${fraction === undefined ? grouped : `${grouped}.${fraction}`} ${currency}`;
-}
+/**
+ * Exact, from the minor units, with the thousands grouped as the charts' axes are: 21,315.00 QAR,
+ * as the receipts and credit notes print amounts.
+ */
+export const money: (minor: number, currency: string) => string = amountText;
