@@ -37,8 +37,6 @@ export type GatewayReport =
 /** Legacy result "Not Found: no recurring or autosave payment exists … with the request parameter". */
 export const TOKEN_NOT_FOUND_CODE = -7;
 
-const TOO_MANY_REQUESTS = 429;
-
 export function reportFromReply(reply: GetNewPaymentResult): GatewayReport {
   return { kind: "approved", transactionId: reply.transactionId, authCode: reply.authCode || null };
 }
@@ -58,7 +56,7 @@ export function reportFromError(error: unknown): GatewayReport {
     return { kind: "token_unusable", code, description };
   }
   if (error.outcomeUnknown) return { kind: "unknown", description };
-  if (error.httpStatus === TOO_MANY_REQUESTS) return { kind: "throttled", description };
+  if (error.throttled) return { kind: "throttled", description };
   if (error.retryable) return { kind: "not_sent", description };
   return { kind: "rejected", code, description };
 }

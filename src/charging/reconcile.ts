@@ -25,7 +25,6 @@ export type Reconciled =
   | { readonly kind: "released" };
 
 const ACTOR = "reconciler";
-const TOO_MANY_REQUESTS = 429;
 
 /** CheckStatus on an orderId; a failure to ask is an answer too (`failed`), never thrown. */
 export async function lookUpStatus(
@@ -35,7 +34,7 @@ export async function lookUpStatus(
   try {
     return { kind: "lookup", result: await ctx.gateway.legacy.checkStatus({ orderId }) };
   } catch (err) {
-    if (err instanceof GatewayError && err.httpStatus === TOO_MANY_REQUESTS) {
+    if (err instanceof GatewayError && err.throttled) {
       return { kind: "throttled", description: err.message };
     }
     ctx.logger.warn({ err, orderId }, "CheckStatus failed while reconciling");

@@ -47,4 +47,9 @@ export class GatewayError extends Error {
     this.retryable = flags.retryable;
     this.outcomeUnknown = flags.outcomeUnknown;
   }
+
+  /** The gateway answered 429 (too many requests): refused for now, and asking us to slow down. */
+  get throttled(): boolean {
+    return this.httpStatus === 429;
+  }
 }
