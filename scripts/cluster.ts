@@ -67,6 +67,7 @@ import { type Check, exactlyOnce } from "./bench/exactly-once.js";
 import { gatewayRate, limitGateway } from "./bench/gateway-rate.js";
 import { hasExited, stopWorkerProcesses, waitForWorkers } from "./bench/processes.js";
 import { seedSubscriptions } from "./bench/seed.js";
+import { settledOn } from "./chaos/settle.js";
 import { type EngineProcess, engineEnv, startEngineProcess } from "./cluster/engine.js";
 import {
   type CutMode,
@@ -81,14 +82,7 @@ import {
   TEMP_PREFIX,
   takeLock,
 } from "./cluster/network.js";
-import {
-  attemptSummary,
-  logErrors,
-  paidCount,
-  sessionsOf,
-  settled,
-  transactionOf,
-} from "./cluster/observe.js";
+import { attemptSummary, logErrors, paidCount, sessionsOf, transactionOf } from "./cluster/observe.js";
 import { postgresBin, startPostgres, startRedis, startSimulator } from "./cluster/services.js";
 
 /**
@@ -408,7 +402,7 @@ async function run(cleanup: Cleanup): Promise<number> {
   }
 
   watch(scheduler, e3);
-  const settledAt = await settled(sql, deadline, STABLE_MS);
+  const settledAt = await settledOn(sql, deadline, { stableMs: STABLE_MS });
   t.mark(`settled (nothing changed for ${STABLE_MS / 1000} s)`);
   const e2Running = !hasExited(e2);
   const exits = await stopWorkerProcesses(processes, STOP_KILL_MS);

@@ -6,6 +6,7 @@
  * no refund is in flight, the scenario's own condition holds (`done`), and nothing in the
  * database has changed for STABLE_MS. The ticks run by themselves (the scheduler process).
  */
+import type postgres from "postgres";
 import type { Harness } from "./harness.js";
 
 const POLL_MS = 250;
@@ -32,8 +33,8 @@ interface Snapshot {
   readonly signature: string;
 }
 
-async function snapshot(h: Harness): Promise<Snapshot> {
-  const [row] = await h.sql<{ quiet: boolean; signature: string }[]>`
+async function snapshot(sql: postgres.Sql): Promise<Snapshot> {
+  const [row] = await sql<{ quiet: boolean; signature: string }[]>`
     with paused as (
       select exists (select 1 from gateway_breaker
         where id = 1 and opened_at is not null and closed_at is null) as open)
@@ -61,23 +62,32 @@ async function snapshot(h: Harness): Promise<Snapshot> {
  * changed any more, or throws DeadlineError.
  * `done` is the scenario's own condition (e.g. every late payment found and refunded).
  */
-export async function settle(
+export function settle(
   h: Harness,
   deadline: number,
   done: () => Promise<boolean> = async () => true,
 ): Promise<number> {
-  const start = performance.now();
+  return settledOn(h.sql, deadline, { stableMs: STABLE_MS, done });
+}
+
+/** As settle, on any database (the cluster test's), quiet for `stableMs`. */
+export async function settledOn(
+  sql: postgres.Sql,
+  deadline: number,
+  options: { stableMs: number; done?: () => Promise<boolean> },
+): Promise<number> {
+  const { stableMs, done = async () => true } = options;
   let last = "";
-  let stableSince = start;
+  let stableSince = performance.now();
   await waitFor("the engine to settle", deadline, async () => {
     const now = performance.now();
-    const { quiet, signature } = await snapshot(h);
+    const { quiet, signature } = await snapshot(sql);
     if (signature !== last || !quiet) {
       last = signature;
       stableSince = now;
       return false;
     }
-    return now - stableSince >= STABLE_MS && (await done());
+    return now - stableSince >= stableMs && (await done());
   });
   return stableSince;
 }

@@ -1,53 +1,14 @@
 /**
- * What the cluster test reads from the database while it runs and after: paid charges, whether the
- * engine has settled, and how the attempts the cut host left open were settled by the others.
+ * What the cluster test reads from the database while it runs and after: paid charges, and how the
+ * attempts the cut host left open were settled by the others. Whether the engine has settled is
+ * the chaos suite's rule (chaos/settle.ts settledOn).
  */
 import { readFileSync } from "node:fs";
 import type postgres from "postgres";
 
-const POLL_MS = 250;
-
 export async function paidCount(sql: postgres.Sql): Promise<number> {
   const [row] = await sql<{ paid: string }[]>`select count(*) as paid from charges where status = 'paid'`;
   return Number(row?.paid ?? 0);
-}
-
-/**
- * Settled: nothing processing, nothing due waiting to be handed out, no subscription due, no
- * refund in flight, and none of that nor the attempts' states changed for `stableMs` (longer
- * than LATE_PAYMENT_MAX_CHECK_INTERVAL_SECONDS, so a late check due meanwhile has run).
- * Resolves with performance.now() from which nothing changed; throws past `deadline`.
- */
-export async function settled(sql: postgres.Sql, deadline: number, stableMs: number): Promise<number> {
-  let last = "";
-  let since = performance.now();
-  for (;;) {
-    const [row] = await sql<{ quiet: boolean; signature: string }[]>`
-      select
-        (not exists (select 1 from charges where status = 'processing')
-          and not exists (select 1 from charges
-            where status in ('scheduled', 'retrying') and next_attempt_at <= now())
-          and not exists (select 1 from subscriptions
-            where next_billing_at <= now() and status in ('trialing', 'active', 'past_due'))
-          and not exists (select 1 from refunds where status in ('requested', 'unknown'))) as quiet,
-        concat_ws('|',
-          (select string_agg(status || ':' || n, ',' order by status)
-            from (select status::text, count(*) as n from charges group by status) c),
-          (select string_agg(status || ':' || n, ',' order by status)
-            from (select status::text, count(*) as n from charge_attempts group by status) a),
-          (select string_agg(status || ':' || n, ',' order by status)
-            from (select status::text, count(*) as n from refunds group by status) r),
-          (select count(*) from charge_attempts where duplicate_at is not null)) as signature`;
-    const now = performance.now();
-    if (!row?.quiet || row.signature !== last) {
-      last = row?.signature ?? "";
-      since = now;
-    } else if (now - since >= stableMs) {
-      return since;
-    }
-    if (now > deadline) throw new Error(`the engine did not settle in time (last seen: ${last})`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
 }
 
 export interface AttemptSummary {
