@@ -25,6 +25,9 @@
  *   rejected (CONNECTION_DESTROYED) instead of written to nothing;
  * - teardown forgets the pending write and its timer, and the dead query and its error, which
  *   would otherwise fail the first query after the reconnect;
+ * - teardown after a socket error also fails the queries still waiting (a ROLLBACK queued between
+ *   the error and the close): left behind, the first would take the reconnected connection's next
+ *   reply, and the pool would never hand that connection out again (a hang);
  * - a write that still finds no socket rejects the connection's queries instead of throwing;
  * - a transaction whose connection closed rejects its later statements, so none of them can run
  *   outside the transaction on the reconnected connection.
