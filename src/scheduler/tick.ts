@@ -43,8 +43,6 @@ import { sweepUsageHourly } from "./sweep-usage-hourly.js";
  *  10. take the next step of payment links that are due: a reminder, or the dunning policy's
  *      terminal action once reminders ran out (payment-links/).
  *
- * Steps 0–3 run in order, each finding what the one before left; 4–10 then run side by side.
- *
  * While the gateway circuit breaker is open (breaker/) the tick stops what takes money or condemns
  * someone, until an operator resumes collection: nothing is billed or handed out to be charged
  * (0–3), no invoice is created (5), no card stopped (6), no payment link's collection ended (10).
@@ -142,39 +140,21 @@ export async function runBillingTick(
   await sweepUsageHourly(ctx);
   const due = paused ? 0 : await dispatchDueCharges(ctx, { now, batchSize, lease });
   const resumed = paused ? 0 : await dispatchResumedCharges(ctx, { now, batchSize, lease });
-  // The sweeps from here on read and write apart from each other and from the steps above, so they
-  // run side by side: an empty tick costs its slowest sweep rather than their sum. None holds a
-  // connection while it waits for another, so a small pool only queues them. A failed sweep fails
-  // the tick only once the others have finished, so none outlives it.
-  const [
-    reenqueued,
-    invoicesEnqueued,
-    tokenDeactivationsEnqueued,
-    refundsReconciled,
-    enrollments,
-    late,
-    links,
-  ] = await allOrFirstFailure([
-    dispatchStuckCharges(ctx, {
-      batchSize,
-      stuckAfterMs: options.stuckAfterMs ?? defaultQuietPeriodMs(ctx.config),
-      lease,
-    }),
-    paused ? Promise.resolve(0) : dispatchInvoices(ctx, { batchSize }),
-    paused ? Promise.resolve(0) : dispatchTokenDeactivations(ctx, { batchSize }),
-    dispatchRefunds(ctx, {
-      batchSize,
-      quietPeriodMs: options.refundQuietPeriodMs ?? defaultQuietPeriodMs(ctx.config),
-    }),
-    sweepPendingEnrollments(ctx, { batchSize }),
-    // A duplicate the late check finds is refunded in the same tick.
-    checkLatePayments(ctx, { batchSize }).then(async (found) => ({
-      ...found,
-      duplicatesRefunded: await refundDuplicates(ctx, { batchSize }),
-    })),
-    remindPaymentLinks(ctx, { batchSize, holdEnds: paused }),
-  ]);
-  const { duplicatesRefunded } = late;
+  const reenqueued = await dispatchStuckCharges(ctx, {
+    batchSize,
+    stuckAfterMs: options.stuckAfterMs ?? defaultQuietPeriodMs(ctx.config),
+    lease,
+  });
+  const invoicesEnqueued = paused ? 0 : await dispatchInvoices(ctx, { batchSize });
+  const tokenDeactivationsEnqueued = paused ? 0 : await dispatchTokenDeactivations(ctx, { batchSize });
+  const refundsReconciled = await dispatchRefunds(ctx, {
+    batchSize,
+    quietPeriodMs: options.refundQuietPeriodMs ?? defaultQuietPeriodMs(ctx.config),
+  });
+  const enrollments = await sweepPendingEnrollments(ctx, { batchSize });
+  const late = await checkLatePayments(ctx, { batchSize });
+  const duplicatesRefunded = await refundDuplicates(ctx, { batchSize });
+  const links = await remindPaymentLinks(ctx, { batchSize, holdEnds: paused });
   const result: TickResult = {
     chargesCreated: billing.chargesCreated + usage.chargesCreated + parts.partsCreated,
     chargesEnqueued:
@@ -194,16 +174,4 @@ export async function runBillingTick(
   };
   ctx.logger.debug({ component: "scheduler", now: now.toISO(), ...result }, "billing tick");
   return result;
-}
-
-/** Promise.all that rejects with the first failure only once every promise has settled. */
-async function allOrFirstFailure<T extends readonly unknown[]>(
-  promises: {
-    readonly [K in keyof T]: Promise<T[K]>;
-  },
-): Promise<T> {
-  const settled = await Promise.allSettled(promises);
-  const failure = settled.find((result) => result.status === "rejected");
-  if (failure) throw failure.reason;
-  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
