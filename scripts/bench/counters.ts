@@ -81,7 +81,11 @@ export interface PgCounters {
   readonly statements: number | undefined;
 }
 
-/** Commits (and rollbacks) of one database, and its statements when pg_stat_statements is loaded. */
+/**
+ * Commits (and rollbacks) of one database, and its statements when pg_stat_statements is loaded:
+ * top level only, so the key checks and trigger queries a server tracking nested statements counts
+ * are not mistaken for statements we sent.
+ */
 export async function pgCounters(admin: postgres.Sql, database: string): Promise<PgCounters> {
   const [row] = await admin<{ commits: string }[]>`
     select xact_commit + xact_rollback as commits from pg_stat_database where datname = ${database}`;
@@ -89,7 +93,7 @@ export async function pgCounters(admin: postgres.Sql, database: string): Promise
   try {
     const [calls] = await admin<{ calls: string | null }[]>`
       select sum(calls) as calls from pg_stat_statements s
-      join pg_database d on d.oid = s.dbid where d.datname = ${database}`;
+      join pg_database d on d.oid = s.dbid where d.datname = ${database} and s.toplevel`;
     statements = Number(calls?.calls ?? 0);
   } catch {
     statements = undefined;
