@@ -29,6 +29,7 @@ export {
   type Reservation,
   type SharedBudget,
 } from "./gateway-budget.js";
+export { createPostgresGatewayBudget } from "./gateway-budget-postgres.js";
 export {
   type Closable,
   type GracefulShutdownOptions,

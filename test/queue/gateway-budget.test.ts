@@ -1,16 +1,30 @@
 import { randomBytes } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
-import { type BudgetLimits, createGatewayBudget, type SharedBudget } from "../../src/queue/index.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  type BudgetLimits,
+  createGatewayBudget,
+  createPostgresGatewayBudget,
+  type SharedBudget,
+} from "../../src/queue/index.js";
+import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { REDIS_URL } from "../support/engine.js";
 
 /**
- * The shared gateway budget on the local Redis, each test under a prefix of its own: two budgets
- * with the same account are two worker processes (on one machine or two) sharing it.
+ * The shared gateway budget, on the local Redis and on a fresh PostgreSQL database (queues on
+ * PostgreSQL keep it there), by the same rules: each test under an account (and Redis prefix) of
+ * its own, and two budgets with the same account are two worker processes (on one machine or two)
+ * sharing it.
  */
 const opened: SharedBudget[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((budget) => budget.close()));
 });
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database?.drop());
 
 const LIMITS: BudgetLimits = {
   ratePerSecond: null,
@@ -22,16 +36,24 @@ const LIMITS: BudgetLimits = {
   burstMs: 1_000,
 };
 
-function processes(count: number, limits: Partial<BudgetLimits>): SharedBudget[] {
-  const prefix = `t_${randomBytes(5).toString("hex")}`;
-  const made = Array.from({ length: count }, () =>
-    createGatewayBudget({ redisUrl: REDIS_URL, prefix, account: "acct", limits: { ...LIMITS, ...limits } }),
-  );
-  opened.push(...made);
-  return made;
-}
+type Make = (account: string, limits: BudgetLimits) => SharedBudget;
+const BACKENDS: [string, Make][] = [
+  [
+    "Redis",
+    (account, limits) =>
+      createGatewayBudget({ redisUrl: REDIS_URL, prefix: `t_${account}`, account, limits }),
+  ],
+  ["PostgreSQL", (account, limits) => createPostgresGatewayBudget({ sql: database.sql, account, limits })],
+];
 
-describe("the shared gateway budget", () => {
+describe.each(BACKENDS)("the shared gateway budget on %s", (_name, make) => {
+  function processes(count: number, limits: Partial<BudgetLimits>): SharedBudget[] {
+    const account = randomBytes(5).toString("hex");
+    const made = Array.from({ length: count }, () => make(account, { ...LIMITS, ...limits }));
+    opened.push(...made);
+    return made;
+  }
+
   it("grants no more than the rate within the window, whoever asks", async () => {
     const [a, b] = processes(2, { ratePerSecond: 50 });
     expect(await a!.reserve(30, 1, 0)).toMatchObject({ granted: 30, waitMs: 0 });
@@ -94,5 +116,15 @@ describe("the shared gateway budget", () => {
     // 5 calls at 100 a second: about 50 ms.
     expect(paced.waitMs).toBeGreaterThan(30);
     expect(paced.waitMs).toBeLessThanOrEqual(50);
+  });
+
+  it("dates a reservation again when its calls go out", async () => {
+    const [a] = processes(1, { ratePerSecond: 50, windowMs: 400, burstMs: 400 });
+    const wave = await a!.reserve(50, 1, 0);
+    expect(wave.granted).toBe(50);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await a!.sent([wave.id!]);
+    // Dated when reserved, the wave would leave the window within 200 ms; dated when sent, 400 ms on.
+    expect((await a!.reserve(1, 1, 0)).waitMs).toBeGreaterThan(250);
   });
 });
