@@ -9,8 +9,9 @@
  * same session's `pgbench -N` tps and the ratio; CPU ms per charge of the whole machine and of each
  * process group (engine = this process + charge workers; simulator; PostgreSQL) from /proc; commits
  * per charge (pg_stat_database) and SQL statements per charge (pg_stat_statements, when the server
- * loads it); Redis commands per charge (INFO commandstats; Redis queue only); the workers' peak RSS;
- * the first tick's duration and an empty tick's (median of 9); and exactly-once checks (scripts/bench/exactly-once.ts).
+ * loads it; top level only); Redis commands per charge (INFO commandstats; Redis queue only); the
+ * workers' peak RSS; the first tick's duration and an empty tick's (median of 9); and exactly-once
+ * checks (scripts/bench/exactly-once.ts).
  *
  * After that window, with every figure above already read, BENCH_LINK_SUBSCRIPTIONS customers
  * subscribe by payment link and each link is paid as a browser pays it: our link (303) → the

@@ -8,7 +8,7 @@ import { DEFAULT_RECOVER_MS } from "./throttle.js";
 /**
  * Rule: a charge worker process paces its gateway calls with its own limiter (CHARGE_MAX_IN_FLIGHT,
  * CHARGE_RATE_PER_SECOND) and, when the deployment has a contract with the gateway
- * (GATEWAY_RATE_PER_SECOND, GATEWAY_MAX_IN_FLIGHT), with the budget all processes share on Redis.
+ * (GATEWAY_RATE_PER_SECOND, GATEWAY_MAX_IN_FLIGHT), with the budget all processes share.
  * The budget is keyed by a digest of the merchant's API key (the key itself never leaves the
  * process). Without Redis (queues on PostgreSQL) the budget is kept in PostgreSQL by the same rules.
  * A process's in-flight count outlives its last call by twice the gateway timeout, after which a
