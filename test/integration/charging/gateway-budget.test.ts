@@ -55,44 +55,36 @@ async function limitGateway(engine: EngineHarness, perSecond: number) {
   engine.sim.resetRateCounters();
 }
 
+/** Two workers sharing a budget of 20 calls a second charge 60 cards: within it, once each. */
+async function twoWorkersUnderTheLimit(engine: EngineHarness) {
+  const subs = await subscriptions(engine, 60);
+  await limitGateway(engine, 20);
+  for (let i = 0; i < 2; i += 1) {
+    workers.push(startChargeWorker(engine.ctx, { concurrency: 4, ratePerSecond: 1_000 }));
+  }
+  await allPaid(engine, subs);
+  const counters = engine.sim.rateCounters();
+  expect(counters).toMatchObject({ accepted: 60, refused: 0 });
+  expect(counters.maxInWindow).toBeLessThanOrEqual(20);
+  await eachPaidOnce(engine, subs);
+}
+
+const BUDGET = { GATEWAY_RATE_PER_SECOND: "20", GATEWAY_MAX_IN_FLIGHT: "8" };
+
 describe("the gateway's rate limit", () => {
   it("is never passed by two workers sharing the deployment's budget", async () => {
-    const engine = await createEngineHarness({
-      env: { GATEWAY_RATE_PER_SECOND: "20", GATEWAY_MAX_IN_FLIGHT: "8" },
-    });
-    h = engine;
-    const subs = await subscriptions(engine, 60);
-    await limitGateway(engine, 20);
-    for (let i = 0; i < 2; i += 1) {
-      workers.push(startChargeWorker(engine.ctx, { concurrency: 4, ratePerSecond: 1_000 }));
-    }
-    await allPaid(engine, subs);
-    const counters = engine.sim.rateCounters();
-    expect(counters).toMatchObject({ accepted: 60, refused: 0 });
-    expect(counters.maxInWindow).toBeLessThanOrEqual(20);
-    await eachPaidOnce(engine, subs);
+    h = await createEngineHarness({ env: BUDGET });
+    await twoWorkersUnderTheLimit(h);
   });
 
   // With queues on PostgreSQL there is no REDIS_URL, and the budget lives in PostgreSQL (this
   // harness still hands out its jobs through Redis; only the budget's home is under test).
   it("is never passed by two workers sharing a budget kept in PostgreSQL", async () => {
-    const engine = await createEngineHarness({
-      env: { REDIS_URL: "", GATEWAY_RATE_PER_SECOND: "20", GATEWAY_MAX_IN_FLIGHT: "8" },
-    });
-    h = engine;
-    expect(engine.ctx.config.REDIS_URL).toBeUndefined();
-    const subs = await subscriptions(engine, 60);
-    await limitGateway(engine, 20);
-    for (let i = 0; i < 2; i += 1) {
-      workers.push(startChargeWorker(engine.ctx, { concurrency: 4, ratePerSecond: 1_000 }));
-    }
-    await allPaid(engine, subs);
-    const counters = engine.sim.rateCounters();
-    expect(counters).toMatchObject({ accepted: 60, refused: 0 });
-    expect(counters.maxInWindow).toBeLessThanOrEqual(20);
-    const [budget] = await engine.database.sql<{ seq: string }[]>`select seq from gateway_budgets`;
+    h = await createEngineHarness({ env: { ...BUDGET, REDIS_URL: "" } });
+    expect(h.ctx.config.REDIS_URL).toBeUndefined();
+    await twoWorkersUnderTheLimit(h);
+    const [budget] = await h.database.sql<{ seq: string }[]>`select seq from gateway_budgets`;
     expect(Number(budget?.seq)).toBeGreaterThan(0);
-    await eachPaidOnce(engine, subs);
   });
 
   it("slows a worker without a shared budget down on 429s, and still charges each card once", async () => {
