@@ -1,3 +1,4 @@
+import { escapeHtml } from "../text/index.js";
 import { type DocumentContent, documentContent, type Field, type Stack, type Text } from "./content.js";
 import type { DocumentLanguage, DocumentModel } from "./model.js";
 
@@ -9,19 +10,9 @@ import type { DocumentLanguage, DocumentModel } from "./model.js";
  * keep to the right of their column in both, where their decimals line up.
  */
 
-const ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-const esc = (value: string) => value.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
-
 function text(value: Text): string {
-  if (value.dir === "auto") return `<bdi>${esc(value.text)}</bdi>`;
-  return `<span dir="${value.dir}">${esc(value.text)}</span>`;
+  if (value.dir === "auto") return `<bdi>${escapeHtml(value.text)}</bdi>`;
+  return `<span dir="${value.dir}">${escapeHtml(value.text)}</span>`;
 }
 
 /**
@@ -33,8 +24,8 @@ function stack(label: Stack): string {
   return label
     .map((part, i) => {
       const lang = part.dir === "rtl" ? "ar" : "en";
-      if (i === 0) return `<span class="main" lang="${lang}">${esc(part.text)}</span>`;
-      return `<span class="sub" lang="${lang}"><bdi dir="${part.dir}">${esc(part.text)}</bdi></span>`;
+      if (i === 0) return `<span class="main" lang="${lang}">${escapeHtml(part.text)}</span>`;
+      return `<span class="sub" lang="${lang}"><bdi dir="${part.dir}">${escapeHtml(part.text)}</bdi></span>`;
     })
     .join("");
 }
@@ -48,7 +39,7 @@ function header(c: DocumentContent): string {
   const { merchant } = c;
   const logo =
     merchant.logoUrl !== null && SAFE_LOGO.test(merchant.logoUrl)
-      ? `<img class="logo" src="${esc(merchant.logoUrl)}" alt="">`
+      ? `<img class="logo" src="${escapeHtml(merchant.logoUrl)}" alt="">`
       : "";
   const address = merchant.address.map((line) => `<div>${text(line)}</div>`).join("");
   return `<header>
@@ -141,7 +132,7 @@ export function renderDocumentHtml(model: DocumentModel, options: { language: Do
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>
 <body>

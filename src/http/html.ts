@@ -1,4 +1,5 @@
 import { amountText } from "../documents/format.js";
+import { escapeHtml } from "../text/index.js";
 
 /**
  * HTML for every page the engine serves (the ops dashboard, the customer portal, the pages a
@@ -9,16 +10,8 @@ import { amountText } from "../documents/format.js";
  * subjects) is shown in <bdi>, so a right-to-left override in it cannot reorder the page.
  */
 
-const ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
 export function esc(value: unknown): string {
-  return String(value ?? "").replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+  return escapeHtml(String(value ?? ""));
 }
 
 /** Template tag: interpolations are escaped unless wrapped in raw(). */

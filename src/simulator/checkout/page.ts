@@ -1,4 +1,5 @@
 import { toDecimalString } from "../../money/index.js";
+import { escapeHtml } from "../../text/index.js";
 import type { FormProblem } from "../cards/card-input.js";
 import type { MerchantAccount } from "../merchants/merchant.js";
 import type { CheckoutSession, Language } from "./checkout-session.js";
@@ -12,15 +13,6 @@ main{max-width:26rem;margin:auto;background:#fff;border-radius:.5rem;padding:1.5
 label{display:block;margin-top:.8rem;font-size:.9rem}input{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem}
 button{margin-top:1.2rem;width:100%;padding:.7rem;font-size:1rem;background:#7a1f3d;color:#fff;border:0;border-radius:.3rem}
 .error{color:#b00020}.note{color:#555;font-size:.85rem}.amount{font-size:1.4rem;font-weight:600}`;
-
-function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
 
 function document(language: Language, body: string, head = ""): string {
   const text = textFor(language);
