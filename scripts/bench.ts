@@ -57,16 +57,11 @@ import { readFile } from "node:fs/promises";
 import { Redis } from "ioredis";
 import postgres from "postgres";
 import { z } from "zod";
-import { DEFAULT_DUNNING_POLICY } from "../src/billing/index.js";
 import { startChargeWorker } from "../src/charging/index.js";
 import { ControllableClock, systemClock } from "../src/clock/index.js";
 import { loadConfig } from "../src/config/index.js";
-import type { EngineContext } from "../src/context/index.js";
-import { vaultFromConfig } from "../src/crypto/index.js";
 import { createDb, migrateDatabase } from "../src/db/index.js";
 import { withDatabase } from "../src/db/url.js";
-import { createGatewayClient } from "../src/gateway/index.js";
-import { silentLogger } from "../src/logger/index.js";
 import { createQueueSystem, QUEUE_NAMES } from "../src/queue/index.js";
 import { runBillingTick } from "../src/scheduler/index.js";
 import {
@@ -89,6 +84,7 @@ import {
   waitForWorkers,
 } from "./bench/processes.js";
 import { startBenchRedis } from "./bench/redis-server.js";
+import { runnerContext } from "./bench/runner-context.js";
 import { seedSubscriptions } from "./bench/seed.js";
 import { payUsage, type UsageRun, usageChecks } from "./bench/usage.js";
 
@@ -197,17 +193,7 @@ async function main() {
         : { databaseUrl, prefix: config.QUEUE_PREFIX },
     );
   const queues = queueSystem();
-  const ctx: EngineContext = {
-    config,
-    db: database.db,
-    clock: systemClock,
-    gateway: createGatewayClient({ baseUrl: sim.url, legacyUrl: sim.url, apiKey: sim.apiKey }),
-    queues,
-    vault: vaultFromConfig(config),
-    logger: silentLogger,
-    dunning: DEFAULT_DUNNING_POLICY,
-    publicUrl,
-  };
+  const ctx = runnerContext({ config, db: database.db, queues, sim, publicUrl });
   let workerProcesses: WorkerProcess[] = [];
   let databaseOpen = true;
 

@@ -52,20 +52,15 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { DEFAULT_DUNNING_POLICY } from "../src/billing/index.js";
 import { exitWhenFlushed } from "../src/cli/exit.js";
-import { systemClock } from "../src/clock/index.js";
 import { loadConfig } from "../src/config/index.js";
-import type { EngineContext } from "../src/context/index.js";
-import { vaultFromConfig } from "../src/crypto/index.js";
 import { createDb, migrateDatabase } from "../src/db/index.js";
 import { withDatabase } from "../src/db/url.js";
-import { createGatewayClient } from "../src/gateway/index.js";
-import { silentLogger } from "../src/logger/index.js";
 import { createQueueSystem, QUEUE_NAMES } from "../src/queue/index.js";
 import { type Check, exactlyOnce } from "./bench/exactly-once.js";
 import { gatewayRate, limitGateway } from "./bench/gateway-rate.js";
 import { hasExited, stopWorkerProcesses, waitForWorkers } from "./bench/processes.js";
+import { runnerContext } from "./bench/runner-context.js";
 import { seedSubscriptions } from "./bench/seed.js";
 import { settledOn } from "./chaos/settle.js";
 import { type EngineProcess, engineEnv, startEngineProcess } from "./cluster/engine.js";
@@ -262,17 +257,7 @@ async function run(cleanup: Cleanup): Promise<number> {
     await queues.close();
     await database.close();
   });
-  const ctx: EngineContext = {
-    config,
-    db: database.db,
-    clock: systemClock,
-    gateway: createGatewayClient({ baseUrl: sim.url, legacyUrl: sim.url, apiKey: sim.apiKey }),
-    queues,
-    vault: vaultFromConfig(config),
-    logger: silentLogger,
-    dunning: DEFAULT_DUNNING_POLICY,
-    publicUrl: "http://127.0.0.1:9",
-  };
+  const ctx = runnerContext({ config, db: database.db, queues, sim });
   const sql = database.sql;
 
   out(`seeding ${n} subscriptions, all due…\n`);

@@ -9,17 +9,13 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import postgres from "postgres";
-import { DEFAULT_DUNNING_POLICY } from "../../src/billing/index.js";
-import { systemClock } from "../../src/clock/index.js";
 import { loadConfig } from "../../src/config/index.js";
 import type { EngineContext } from "../../src/context/index.js";
-import { vaultFromConfig } from "../../src/crypto/index.js";
 import { createDb, migrateDatabase } from "../../src/db/index.js";
 import { withDatabase } from "../../src/db/url.js";
-import { createGatewayClient } from "../../src/gateway/index.js";
-import { silentLogger } from "../../src/logger/index.js";
 import { createQueueSystem, QUEUE_NAMES, type QueueSystem } from "../../src/queue/index.js";
 import { type SimulatorProcess, startSimulatorProcess, waitForWorkers } from "../bench/processes.js";
+import { runnerContext } from "../bench/runner-context.js";
 import { seedSubscriptions } from "../bench/seed.js";
 import { Supervised } from "./supervisor.js";
 
@@ -102,17 +98,7 @@ export class Harness {
     const config = loadConfig(engineEnv);
     const database = createDb(databaseUrl, { max: 5, applicationName: "chaos-runner" });
     const queues = createQueueSystem({ redisUrl: options.redisUrl, prefix: config.QUEUE_PREFIX });
-    const ctx: EngineContext = {
-      config,
-      db: database.db,
-      clock: systemClock,
-      gateway: createGatewayClient({ baseUrl: sim.url, legacyUrl: sim.url, apiKey: sim.apiKey }),
-      queues,
-      vault: vaultFromConfig(config),
-      logger: silentLogger,
-      dunning: DEFAULT_DUNNING_POLICY,
-      publicUrl: "http://127.0.0.1:9",
-    };
+    const ctx = runnerContext({ config, db: database.db, queues, sim });
     const admin = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
     const harness = new Harness(
       options,
