@@ -130,14 +130,7 @@ export function createGatewayLimiter(
     async wave(max, atLeast) {
       return { count: await limiter.take(max, atLeast), sending: NOTHING_TO_DATE };
     },
-    async run(call) {
-      await limiter.take(1);
-      try {
-        return await call();
-      } finally {
-        limiter.give(1);
-      }
-    },
+    run: (call) => runWithin(limiter, call),
     throttled() {
       refill();
       slowdown = slowedDown(ratePerSecond, slowdown, refilledAt, DEFAULT_RECOVER_MS);
@@ -146,4 +139,14 @@ export function createGatewayLimiter(
     },
   };
   return limiter;
+}
+
+/** One call within `limiter`: it waits for a slot and gives it back however the call ends. */
+export async function runWithin<T>(limiter: GatewayLimiter, call: () => Promise<T>): Promise<T> {
+  await limiter.take(1);
+  try {
+    return await call();
+  } finally {
+    limiter.give(1);
+  }
 }

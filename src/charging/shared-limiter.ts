@@ -1,6 +1,6 @@
 import type { Logger } from "../logger/index.js";
 import type { SharedBudget } from "../queue/index.js";
-import type { GatewayLimiter, Wave } from "./gateway-limiter.js";
+import { type GatewayLimiter, runWithin, type Wave } from "./gateway-limiter.js";
 
 /**
  * Rule: with a budget for the whole deployment (GATEWAY_RATE_PER_SECOND, GATEWAY_MAX_IN_FLIGHT;
@@ -85,14 +85,7 @@ export function withSharedBudget(
         setTimeout(flush, FLUSH_MS);
       }
     },
-    async run(call) {
-      await limiter.take(1);
-      try {
-        return await call();
-      } finally {
-        limiter.give(1);
-      }
-    },
+    run: (call) => runWithin(limiter, call),
     throttled() {
       local.throttled();
       budget.throttled().then(
