@@ -307,6 +307,8 @@ export const refunds = pgTable(
   },
   (t) => [
     index("refunds_charge_idx").on(t.chargeId),
+    // The tick's sweep of refunds left open (scheduler/dispatch-refunds.ts), and its question.
+    index("refunds_open_idx").on(t.createdAt, t.id).where(sql`${t.status} in ('requested', 'unknown')`),
     uniqueIndex("refunds_one_live_per_transaction")
       .on(t.refundedTransactionId)
       .where(sql`${t.status} <> 'failed'`),

@@ -1,0 +1,1 @@
+CREATE INDEX "refunds_open_idx" ON "refunds" USING btree ("created_at","id") WHERE "refunds"."status" in ('requested', 'unknown');
