@@ -7,4 +7,4 @@
 
 export { resumeCollection } from "./resume.js";
 export { breakerThresholds, recordGatewaySignal } from "./signal.js";
-export { type BreakerState, breakerState, collectionPaused } from "./state.js";
+export { type BreakerState, breakerState, collectionPaused, openBreaker } from "./state.js";

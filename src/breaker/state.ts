@@ -1,4 +1,5 @@
 import type { DateTime } from "luxon";
+import type { PendingQuery, Row } from "postgres";
 import type { BreakerSignal } from "../billing/index.js";
 import { pgInstantOrNull, type SqlRunner } from "../db/index.js";
 
@@ -51,11 +52,13 @@ export async function breakerState(sql: SqlRunner): Promise<BreakerState> {
   return stateOf(row);
 }
 
+/** The breaker's row while it is open; the tick asks for it with its other questions. */
+export function openBreaker(sql: SqlRunner): PendingQuery<Row[]> {
+  return sql`from gateway_breaker where id = 1 and opened_at is not null and closed_at is null`;
+}
+
 /** One indexed read, for the hot paths (a charge batch, a tick) that only need yes or no. */
 export async function collectionPaused(sql: SqlRunner): Promise<boolean> {
-  const [row] = await sql<{ paused: boolean }[]>`
-    select exists (
-      select 1 from gateway_breaker where id = 1 and opened_at is not null and closed_at is null
-    ) as paused`;
+  const [row] = await sql<{ paused: boolean }[]>`select exists (select 1 ${openBreaker(sql)}) as paused`;
   return row?.paused === true;
 }

@@ -43,7 +43,7 @@ export {
   type ProcessChargeOptions,
   processChargeBatch,
 } from "./process-charge-batch.js";
-export { defaultQuietPeriodMs, sentBefore } from "./quiet-period.js";
+export { defaultQuietPeriodMs, quietSeconds, sentBefore } from "./quiet-period.js";
 export { type Readiness, readiness } from "./readiness.js";
 export { lookUpStatus } from "./reconcile.js";
 export {

@@ -21,10 +21,15 @@ export function defaultQuietPeriodMs(config: Pick<Config, "GATEWAY_TIMEOUT_MS">)
   return 2 * config.GATEWAY_TIMEOUT_MS + MARGIN_MS;
 }
 
-/** True when the attempt's row (its `created_at` column) is older than the quiet period. */
-export function sentBefore(createdAt: PgColumn, quietPeriodMs: number): SQL<boolean> {
+/** The quiet period in seconds, refusing one that is not a duration. */
+export function quietSeconds(quietPeriodMs: number): number {
   if (!Number.isFinite(quietPeriodMs) || quietPeriodMs < 0) {
     throw new RangeError(`quietPeriodMs must be >= 0, got ${quietPeriodMs}`);
   }
-  return sql<boolean>`${createdAt} <= now() - make_interval(secs => ${quietPeriodMs / 1000}::double precision)`;
+  return quietPeriodMs / 1000;
+}
+
+/** True when the attempt's row (its `created_at` column) is older than the quiet period. */
+export function sentBefore(createdAt: PgColumn, quietPeriodMs: number): SQL<boolean> {
+  return sql<boolean>`${createdAt} <= now() - make_interval(secs => ${quietSeconds(quietPeriodMs)}::double precision)`;
 }

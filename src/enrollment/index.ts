@@ -43,7 +43,11 @@ export {
   startReEnrollment,
 } from "./start-re-enrollment.js";
 export { supersedeCheckouts } from "./supersede-checkouts.js";
-export { MAX_ENROLLMENTS_SWEPT_PER_TICK, sweepPendingEnrollments } from "./sweep-pending.js";
+export {
+  MAX_ENROLLMENTS_SWEPT_PER_TICK,
+  stalePendingEnrollments,
+  sweepPendingEnrollments,
+} from "./sweep-pending.js";
 export {
   decideVerification,
   type ExpectedPayment,

@@ -1,4 +1,6 @@
+import type { PendingQuery, Row } from "postgres";
 import type { EngineContext } from "../context/index.js";
+import type { SqlRunner } from "../db/index.js";
 import { recordEvents } from "../events/index.js";
 import { applyGatewayCallback } from "./apply-gateway-callback.js";
 import { ENROLLMENT_EVENTS } from "./events.js";
@@ -26,9 +28,7 @@ export async function sweepPendingEnrollments(
   const counts = { settled: 0, expired: 0, failed: 0 };
   const sql = ctx.db.$client;
   const stale = await sql<{ id: string; subscription_id: string }[]>`
-    select id, subscription_id from enrollments
-    where status = 'pending'
-      and created_at <= now() - make_interval(hours => ${ctx.config.ENROLLMENT_PENDING_HOURS})
+    select id, subscription_id ${stalePendingEnrollments(sql, ctx.config.ENROLLMENT_PENDING_HOURS)}
     order by created_at, id
     limit ${Math.min(options.batchSize, MAX_ENROLLMENTS_SWEPT_PER_TICK)}`;
   for (const enrollment of stale) {
@@ -69,4 +69,11 @@ export async function sweepPendingEnrollments(
     counts[outcome] += 1;
   }
   return counts;
+}
+
+/** Enrolments pending longer than `hours`, as the sweep selects them; the tick asks it too. */
+export function stalePendingEnrollments(sql: SqlRunner, hours: number): PendingQuery<Row[]> {
+  return sql`
+    from enrollments
+    where status = 'pending' and created_at <= now() - make_interval(hours => ${hours})`;
 }

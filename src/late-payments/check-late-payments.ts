@@ -1,7 +1,8 @@
+import type { PendingQuery, Row } from "postgres";
 import { lateWatchDelaySeconds, lateWatchPolicy } from "../billing/index.js";
 import { lookUpStatus } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
-import { pgInteger } from "../db/index.js";
+import { pgInteger, type SqlRunner } from "../db/index.js";
 import { applyLatePayment, type LateResolution } from "./apply-late-payment.js";
 
 /**
@@ -41,8 +42,7 @@ export async function checkLatePayments(ctx: Ctx, options: { batchSize: number }
   const due = await sql<WatchedRow[]>`
     select id, charge_id, order_id, attempt_number, late_checks,
       extract(epoch from now() - created_at)::bigint as age_seconds
-    from charge_attempts
-    where status = 'failed_permanently' and late_check_at is not null and late_check_at <= now()
+    ${lateChecksDue(sql)}
     order by late_check_at, id
     limit ${Math.min(options.batchSize, MAX_LATE_CHECKS_PER_TICK)}`;
   const policy = lateWatchPolicy(ctx.config);
@@ -78,4 +78,11 @@ export async function checkLatePayments(ctx: Ctx, options: { batchSize: number }
       where id = ${row.id}::uuid and status = 'failed_permanently' and late_check_at is not null`;
   }
   return counts;
+}
+
+/** Watched attempts due a late check, as checkLatePayments selects them; the tick asks it too. */
+export function lateChecksDue(sql: SqlRunner): PendingQuery<Row[]> {
+  return sql`
+    from charge_attempts
+    where status = 'failed_permanently' and late_check_at is not null and late_check_at <= now()`;
 }

@@ -4,6 +4,6 @@
  * paid the period, is refunded automatically as a duplicate.
  */
 export { applyLatePayment, type LatePayment, type LateResolution } from "./apply-late-payment.js";
-export { checkLatePayments, type LateCheckCounts } from "./check-late-payments.js";
-export { refundDuplicates } from "./refund-duplicates.js";
+export { checkLatePayments, type LateCheckCounts, lateChecksDue } from "./check-late-payments.js";
+export { duplicatesOwed, refundDuplicates } from "./refund-duplicates.js";
 export { type LatePaymentReport, latePaymentReport } from "./report.js";

@@ -1,4 +1,6 @@
+import type { PendingQuery, Row } from "postgres";
 import type { EngineContext } from "../context/index.js";
+import type { SqlRunner } from "../db/index.js";
 import { RefundError, refundDuplicate } from "../refunds/index.js";
 
 /**
@@ -19,15 +21,7 @@ export async function refundDuplicates(
 ): Promise<number> {
   const sql = ctx.db.$client;
   const owed = await sql<{ id: string; charge_id: string }[]>`
-    select a.id, a.charge_id from charge_attempts a
-    left join lateral (
-      select count(*)::int as failures, max(r.created_at) as last_failure from refunds r
-      where r.charge_attempt_id = a.id and r.status = 'failed'
-    ) f on true
-    where a.duplicate_at is not null
-      and not exists (select 1 from refunds r where r.charge_attempt_id = a.id and r.status <> 'failed')
-      and (f.failures = 0
-        or f.last_failure <= now() - make_interval(secs => least(60 * power(2, f.failures - 1), 21600)))
+    select a.id, a.charge_id ${duplicatesOwed(sql)}
     order by a.duplicate_at, a.id
     limit ${Math.min(options.batchSize, MAX_DUPLICATE_REFUNDS_PER_TICK)}`;
   let refunded = 0;
@@ -45,4 +39,18 @@ export async function refundDuplicates(
     }
   }
   return refunded;
+}
+
+/** Duplicate payments owed a refund now, as refundDuplicates selects them; the tick asks it too. */
+export function duplicatesOwed(sql: SqlRunner): PendingQuery<Row[]> {
+  return sql`
+    from charge_attempts a
+    left join lateral (
+      select count(*)::int as failures, max(r.created_at) as last_failure from refunds r
+      where r.charge_attempt_id = a.id and r.status = 'failed'
+    ) f on true
+    where a.duplicate_at is not null
+      and not exists (select 1 from refunds r where r.charge_attempt_id = a.id and r.status <> 'failed')
+      and (f.failures = 0
+        or f.last_failure <= now() - make_interval(secs => least(60 * power(2, f.failures - 1), 21600)))`;
 }

@@ -1,4 +1,5 @@
 import type { DateTime } from "luxon";
+import type { PendingQuery, Row } from "postgres";
 import { assertTransition, type LinkStep, nextLinkStep } from "../billing/index.js";
 import {
   type LockedCharge,
@@ -9,7 +10,7 @@ import {
   writeSubscriptionPatches,
 } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
-import { pgInstant, type SqlTx } from "../db/index.js";
+import { pgInstant, type SqlRunner, type SqlTx } from "../db/index.js";
 import { supersedeCheckouts } from "../enrollment/index.js";
 import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
 import { settleCheckout } from "./settle-checkout.js";
@@ -66,10 +67,7 @@ export async function remindPaymentLinks(
   const due = await ctx.db.$client<DueRow[]>`
     select l.charge_id, c.status::text as status, l.sent_at, l.reminders_sent,
       a.id as attempt_id, a.order_id, a.attempt_number, a.save_card
-    from payment_links l
-    join charges c on c.id = l.charge_id
-    left join charge_attempts a on a.charge_id = c.id and a.channel = 'checkout' and a.status = 'in_flight'
-    where l.next_reminder_at is not null and l.next_reminder_at <= ${now.toUTC().toISO()}::timestamptz
+    ${linksDue(ctx.db.$client, now)}
     order by l.next_reminder_at, l.charge_id
     limit ${Math.min(options.batchSize, MAX_LINK_STEPS_PER_TICK)}`;
   for (const row of due) {
@@ -174,4 +172,13 @@ async function moveSubscription(
   await writeSubscriptionPatches(tx, [{ ...patch, id: subscription.id }]);
   const logged = loggedEvent({ type: "subscription.state_changed", from: subscription.status, to });
   return [{ ...subjects, type: logged.type, data: { ...logged.data, reason: "payment_link_unpaid" } }];
+}
+
+/** Links whose next step is due at `now`, as remindPaymentLinks selects them; the tick asks it too. */
+export function linksDue(sql: SqlRunner, now: DateTime): PendingQuery<Row[]> {
+  return sql`
+    from payment_links l
+    join charges c on c.id = l.charge_id
+    left join charge_attempts a on a.charge_id = c.id and a.channel = 'checkout' and a.status = 'in_flight'
+    where l.next_reminder_at is not null and l.next_reminder_at <= ${now.toUTC().toISO()}::timestamptz`;
 }

@@ -1,7 +1,8 @@
 import type { DateTime } from "luxon";
+import type { PendingQuery, Row } from "postgres";
 import { type IntervalUnit, sameInterval } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
-import type { SqlTx } from "../db/index.js";
+import type { SqlRunner, SqlTx } from "../db/index.js";
 import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
 
 /**
@@ -46,6 +47,18 @@ export async function applyScheduledPlanChanges(
   }
 }
 
+/** The changes due at `now`, as applyBatch selects them (scheduler/work-probe.ts asks it too). */
+export function scheduledChangesDue(sql: SqlRunner, now: DateTime): PendingQuery<Row[]> {
+  return sql`
+    from plan_changes pc
+    join subscriptions s on s.id = pc.subscription_id
+    join plans fp on fp.id = pc.from_plan_id
+    join plans tp on tp.id = pc.to_plan_id
+    where pc.status = 'scheduled' and pc.effective_at <= ${now.toUTC().toISO()}::timestamptz
+      and ((s.status in ('trialing', 'active') and s.next_billing_at <= ${now.toUTC().toISO()}::timestamptz)
+           or s.status = 'canceled' or s.cancel_at_period_end)`;
+}
+
 async function applyBatch(tx: SqlTx, { now, batchSize }: { now: DateTime; batchSize: number }) {
   const nowIso = now.toUTC().toISO();
   const due = await tx<DueChange[]>`
@@ -53,13 +66,7 @@ async function applyBatch(tx: SqlTx, { now, batchSize }: { now: DateTime; batchS
            s.status, s.cancel_at_period_end,
            fp.interval_unit as from_unit, fp.interval_count as from_count,
            tp.interval_unit as to_unit, tp.interval_count as to_count
-    from plan_changes pc
-    join subscriptions s on s.id = pc.subscription_id
-    join plans fp on fp.id = pc.from_plan_id
-    join plans tp on tp.id = pc.to_plan_id
-    where pc.status = 'scheduled' and pc.effective_at <= ${nowIso}::timestamptz
-      and ((s.status in ('trialing', 'active') and s.next_billing_at <= ${nowIso}::timestamptz)
-           or s.status = 'canceled' or s.cancel_at_period_end)
+    ${scheduledChangesDue(tx, now)}
     order by pc.effective_at, pc.id
     limit ${batchSize}
     for update of pc, s skip locked`;

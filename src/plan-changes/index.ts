@@ -1,5 +1,5 @@
 /** Moving subscriptions between plans: now with proration, at the period's end, or without either. */
-export { applyScheduledPlanChanges } from "./apply-scheduled.js";
+export { applyScheduledPlanChanges, scheduledChangesDue } from "./apply-scheduled.js";
 export { cancelScheduledPlanChange } from "./cancel-scheduled.js";
 export { type ChangePlanResult, changePlan } from "./change-plan.js";
 export { PlanChangeError, type PlanChangeRefusal } from "./errors.js";

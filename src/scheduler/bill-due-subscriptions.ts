@@ -1,4 +1,5 @@
 import type { DateTime } from "luxon";
+import type { PendingQuery, Row } from "postgres";
 import { liveAddons } from "../addons/index.js";
 import {
   assertTransition,
@@ -12,7 +13,7 @@ import {
   subtotalOf,
 } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
-import { pgInstant, pgInteger, type SqlTx } from "../db/index.js";
+import { pgInstant, pgInteger, type SqlRunner, type SqlTx } from "../db/index.js";
 import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
 import { markOneOffsBilled, waitingOneOffs } from "../one-off-charges/index.js";
 import {
@@ -102,6 +103,15 @@ export async function billDueSubscriptions(
   }
 }
 
+/** The subscriptions due at `now`, as billBatch selects them (work-probe.ts asks it too). */
+export function dueSubscriptions(sql: SqlRunner, now: DateTime): PendingQuery<Row[]> {
+  return sql`
+    from subscriptions s
+    join plans p on p.id = s.plan_id
+    where s.status in ('trialing', 'active') and s.next_billing_at is not null
+      and s.next_billing_at <= ${now.toUTC().toISO()}::timestamptz`;
+}
+
 async function billBatch(
   tx: SqlTx,
   ctx: BillingCtx,
@@ -109,15 +119,11 @@ async function billBatch(
   after: { at: string; id: string } | undefined,
 ) {
   const { now, batchSize } = options;
-  const nowIso = now.toUTC().toISO();
   const due = await tx<DueRow[]>`
     select s.id, s.customer_id, s.status, s.timezone, s.billing_anchor, s.next_billing_at,
            s.cancel_at_period_end, s.payment_method_id, s.credit_minor, s.plan_id, p.name as plan_name, s.quantity, p.amount_minor, p.price_model, p.tiers, p.package_size,
            p.currency, p.interval_unit, p.interval_count
-    from subscriptions s
-    join plans p on p.id = s.plan_id
-    where s.status in ('trialing', 'active') and s.next_billing_at is not null
-      and s.next_billing_at <= ${nowIso}::timestamptz
+    ${dueSubscriptions(tx, now)}
       and (s.next_billing_at, s.id) > (${after?.at ?? "-infinity"}::timestamptz, ${after?.id ?? "00000000-0000-0000-0000-000000000000"}::uuid)
     order by s.next_billing_at, s.id
     limit ${batchSize}

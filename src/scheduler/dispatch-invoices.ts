@@ -1,4 +1,6 @@
+import type { PendingQuery, Row } from "postgres";
 import type { EngineContext } from "../context/index.js";
+import type { SqlRunner } from "../db/index.js";
 import { enqueueInvoice, invoiceJobId, QUEUE_NAMES } from "../queue/index.js";
 import { inBatches } from "./batches.js";
 
@@ -29,13 +31,7 @@ export async function dispatchInvoices(
   await inBatches<string>(batchSize, (after) =>
     ctx.db.$client.begin(async (tx) => {
       const rows = await tx<{ id: string }[]>`
-        select c.id from charges c
-        where c.id in (
-            select u.id from charges u
-            where u.status = 'uncollectible'
-              and not exists (select 1 from invoices i where i.charge_id = u.id)
-            union
-            select i.charge_id from invoices i where i.status = 'pending')
+        select c.id ${owingInvoices(tx)}
           and c.id > ${after ?? "00000000-0000-0000-0000-000000000000"}::uuid
         order by c.id
         limit ${batchSize}
@@ -52,4 +48,16 @@ export async function dispatchInvoices(
     }),
   );
   return enqueued;
+}
+
+/** Charges owing their invoice, as dispatchInvoices selects them; work-probe.ts asks it too. */
+export function owingInvoices(sql: SqlRunner): PendingQuery<Row[]> {
+  return sql`
+    from charges c
+    where c.id in (
+        select u.id from charges u
+        where u.status = 'uncollectible'
+          and not exists (select 1 from invoices i where i.charge_id = u.id)
+        union
+        select i.charge_id from invoices i where i.status = 'pending')`;
 }

@@ -1,7 +1,7 @@
-import { and, asc, inArray } from "drizzle-orm";
-import { sentBefore } from "../charging/index.js";
+import type { PendingQuery, Row } from "postgres";
+import { quietSeconds } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
-import { refunds } from "../db/schema/index.js";
+import type { SqlRunner } from "../db/index.js";
 import { OPEN_REFUND_STATUSES, reconcileRefund } from "../refunds/index.js";
 
 /**
@@ -24,14 +24,11 @@ export async function dispatchRefunds(
 ): Promise<number> {
   const { quietPeriodMs } = options;
   const limit = Math.min(options.batchSize, MAX_REFUNDS_PER_TICK);
-  const stale = await ctx.db
-    .select({ id: refunds.id })
-    .from(refunds)
-    .where(
-      and(inArray(refunds.status, [...OPEN_REFUND_STATUSES]), sentBefore(refunds.createdAt, quietPeriodMs)),
-    )
-    .orderBy(asc(refunds.createdAt), asc(refunds.id))
-    .limit(limit);
+  const sql = ctx.db.$client;
+  const stale = await sql<{ id: string }[]>`
+    select id ${staleRefunds(sql, quietPeriodMs)}
+    order by created_at, id
+    limit ${limit}`;
   let reconciled = 0;
   for (const { id } of stale) {
     try {
@@ -43,4 +40,12 @@ export async function dispatchRefunds(
     }
   }
   return reconciled;
+}
+
+/** Open refunds past the quiet period, as dispatchRefunds selects them; work-probe.ts asks it too. */
+export function staleRefunds(sql: SqlRunner, quietPeriodMs: number): PendingQuery<Row[]> {
+  return sql`
+    from refunds
+    where status in ${sql(OPEN_REFUND_STATUSES)}
+      and created_at <= now() - make_interval(secs => ${quietSeconds(quietPeriodMs)}::double precision)`;
 }

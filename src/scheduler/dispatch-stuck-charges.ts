@@ -1,5 +1,7 @@
+import type { PendingQuery, Row } from "postgres";
 import type { EngineContext } from "../context/index.js";
-import { type Lease, stampAndHandOut } from "./hand-out.js";
+import type { SqlRunner } from "../db/index.js";
+import { cutoffOf, type Lease, stampAndHandOut } from "./hand-out.js";
 
 /**
  * Rule: an open attempt is never forgotten. A charge in `processing` whose open attempt (in_flight
@@ -21,13 +23,23 @@ export async function dispatchStuckCharges(
     ctx,
     batchSize,
     (sql) => sql`
-      select ch.id from charge_attempts a
-      join charges ch on ch.id = a.charge_id
-      where a.status in ('in_flight', 'unknown') and ch.status = 'processing'
-        and a.created_at <= now() - make_interval(secs => ${stuckSeconds}::double precision)
-        and (ch.dispatched_at is null or ch.dispatched_at < ${lease.cutoff}::timestamptz)
+      select ch.id ${stuck(sql, stuckSeconds, cutoffOf(sql, lease))}
       order by ch.id
       limit ${batchSize}
       for update of ch skip locked`,
   );
+}
+
+/** Charges whose open attempt is older than `stuckSeconds`; work-probe.ts asks it too. */
+export function stuck(
+  sql: SqlRunner,
+  stuckSeconds: number,
+  cutoff: PendingQuery<Row[]>,
+): PendingQuery<Row[]> {
+  return sql`
+    from charge_attempts a
+    join charges ch on ch.id = a.charge_id
+    where a.status in ('in_flight', 'unknown') and ch.status = 'processing'
+      and a.created_at <= now() - make_interval(secs => ${stuckSeconds}::double precision)
+      and (ch.dispatched_at is null or ch.dispatched_at < ${cutoff})`;
 }

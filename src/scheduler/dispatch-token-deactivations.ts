@@ -1,4 +1,6 @@
+import type { PendingQuery, Row } from "postgres";
 import type { EngineContext } from "../context/index.js";
+import type { SqlRunner } from "../db/index.js";
 import {
   enqueueTokenDeactivation,
   isJobPresent,
@@ -32,17 +34,7 @@ export async function dispatchTokenDeactivations(
   await inBatches<string>(batchSize, (after) =>
     ctx.db.$client.begin(async (tx) => {
       const rows = await tx<{ id: string }[]>`
-        select pm.id from payment_methods pm
-        where pm.deactivated_at is null
-          and pm.id in (
-            select card.id from subscriptions owner
-            join payment_methods card on card.subscription_id = owner.id
-            where owner.status = 'canceled'
-            union
-            select owner.payment_method_id from subscriptions owner
-            where owner.status = 'canceled' and owner.payment_method_id is not null)
-          and not exists (select 1 from subscriptions live
-                          where live.payment_method_id = pm.id and live.status <> 'canceled')
+        select pm.id ${cardsToStop(tx)}
           and pm.id > ${after ?? "00000000-0000-0000-0000-000000000000"}::uuid
         order by pm.id
         limit ${batchSize}
@@ -56,4 +48,20 @@ export async function dispatchTokenDeactivations(
     }),
   );
   return enqueued;
+}
+
+/** Cards to stop, as dispatchTokenDeactivations selects them; work-probe.ts asks it too. */
+export function cardsToStop(sql: SqlRunner): PendingQuery<Row[]> {
+  return sql`
+    from payment_methods pm
+    where pm.deactivated_at is null
+      and pm.id in (
+        select card.id from subscriptions owner
+        join payment_methods card on card.subscription_id = owner.id
+        where owner.status = 'canceled'
+        union
+        select owner.payment_method_id from subscriptions owner
+        where owner.status = 'canceled' and owner.payment_method_id is not null)
+      and not exists (select 1 from subscriptions live
+                      where live.payment_method_id = pm.id and live.status <> 'canceled')`;
 }

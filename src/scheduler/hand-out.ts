@@ -24,15 +24,29 @@ export interface Lease {
 
 type HandOutCtx = Pick<EngineContext, "db" | "queues" | "logger" | "config">;
 
-export async function leaseOf(ctx: HandOutCtx, redispatchAfterMs: number): Promise<Lease> {
+/**
+ * The lease in seconds: none when the charge queue holds no job. It reads only the queue; the
+ * cutoff is dated on PostgreSQL's clock by the tick's one question (work-probe.ts), with leaseCutoff.
+ */
+export async function leaseSeconds(
+  ctx: HandOutCtx,
+  redispatchAfterMs: number,
+): Promise<{ seconds: number; queueLost: boolean }> {
   const counts = await ctx.queues
     .queue(QUEUE_NAMES.charges)
     .getJobCounts("waiting", "active", "delayed", "prioritized", "waiting-children");
   const queueLost = Object.values(counts).every((n) => n === 0);
-  const seconds = queueLost ? 0 : redispatchAfterMs / 1000;
-  const [row] = await ctx.db.$client<{ cutoff: string }[]>`
-    select (now() - make_interval(secs => ${seconds}::double precision))::text as cutoff`;
-  return { cutoff: row!.cutoff, queueLost };
+  return { seconds: queueLost ? 0 : redispatchAfterMs / 1000, queueLost };
+}
+
+/** Now less the lease, on PostgreSQL's clock. */
+export function leaseCutoff(sql: SqlRunner, seconds: number): PendingQuery<Row[]> {
+  return sql`(now() - make_interval(secs => ${seconds}::double precision))`;
+}
+
+/** A lease's cutoff, for the sources the charge sweeps share with the tick's question. */
+export function cutoffOf(sql: SqlRunner, lease: Lease): PendingQuery<Row[]> {
+  return sql`${lease.cutoff}::timestamptz`;
 }
 
 /**

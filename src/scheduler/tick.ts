@@ -1,4 +1,3 @@
-import { collectionPaused } from "../breaker/index.js";
 import { defaultQuietPeriodMs } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
 import { sweepPendingEnrollments } from "../enrollment/index.js";
@@ -14,8 +13,10 @@ import { dispatchRefunds } from "./dispatch-refunds.js";
 import { dispatchResumedCharges } from "./dispatch-resumed-charges.js";
 import { dispatchStuckCharges } from "./dispatch-stuck-charges.js";
 import { dispatchTokenDeactivations } from "./dispatch-token-deactivations.js";
-import { leaseOf } from "./hand-out.js";
+import { leaseCutoff, leaseSeconds } from "./hand-out.js";
 import { sweepUsageHourly } from "./sweep-usage-hourly.js";
+import { tickWork } from "./tick-work.js";
+import { askForWork } from "./work-probe.js";
 
 /**
  * One pass of the billing scheduler. It only finds due work in Postgres and fans it out; the
@@ -53,6 +54,11 @@ import { sweepUsageHourly } from "./sweep-usage-hourly.js";
  * A gateway that applies payments late is what opens the breaker on "not found"; the payments it
  * then applies must not wait for an operator, or customers who paid keep unpaid charges and the
  * periods charged twice stay unrefunded.
+ *
+ * Before the steps, one statement asks PostgreSQL which of them have work (work-probe.ts, with each
+ * step's own sources: tick-work.ts) and whether the breaker is open; a step with none is skipped,
+ * so an idle tick costs that statement and the queue's job counts. Only a late payment found to be
+ * a duplicate makes work for a later step of the same tick (8), so that step runs on it too.
  *
  * "Now" is read once from the billing clock, so the whole pass agrees on it (a caller with a shared
  * clock refreshes it first: startTickWorker does).
@@ -98,11 +104,24 @@ export interface TickResult {
   paused: boolean;
 }
 
-/** What the steps that take money or condemn come to while the breaker holds them. */
-const HELD = { chargesCreated: 0, chargesDispatched: 0, subscriptionsCanceled: 0 } as const;
+/** The steps that take money or condemn someone, held while the breaker is open. */
+const HELD_STEPS: ReadonlySet<string> = new Set([
+  "planChanges",
+  "billing",
+  "usage",
+  "parts",
+  "due",
+  "resumed",
+  "invoices",
+  "cards",
+]);
 
+const NO_BILLING = { chargesCreated: 0, chargesDispatched: 0, subscriptionsCanceled: 0 } as const;
 const NO_USAGE = { chargesCreated: 0, chargesDispatched: 0 } as const;
 const NO_PARTS = { partsCreated: 0, partsDispatched: 0 } as const;
+const NO_ENROLLMENTS = { settled: 0, expired: 0, failed: 0 } as const;
+const NO_LATE = { checked: 0, found: { paid: 0, duplicate: 0, held: 0, wait: 0 } } as const;
+const NO_LINKS = { reminded: 0, ended: 0, paid: 0 } as const;
 
 export const DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION = 12;
 
@@ -113,48 +132,60 @@ export async function runBillingTick(
   >,
   options: TickOptions = {},
 ): Promise<TickResult> {
-  const paused = await collectionPaused(ctx.db.$client);
+  const sql = ctx.db.$client;
+  const now = ctx.clock.now();
+  const batchSize = options.batchSize ?? ctx.config.BILLING_BATCH_SIZE;
+  const stuckAfterMs = options.stuckAfterMs ?? defaultQuietPeriodMs(ctx.config);
+  const refundQuietPeriodMs = options.refundQuietPeriodMs ?? defaultQuietPeriodMs(ctx.config);
+  // Before billing adds jobs: an empty queue now means every earlier dispatch was lost.
+  const { seconds, queueLost } = await leaseSeconds(
+    ctx,
+    options.redispatchAfterMs ?? ctx.config.CHARGE_REDISPATCH_AFTER_SECONDS * 1000,
+  );
+  const cutoff = leaseCutoff(sql, seconds);
+  const work = tickWork(sql, {
+    now,
+    cutoff,
+    stuckAfterMs,
+    refundQuietPeriodMs,
+    enrollmentPendingHours: ctx.config.ENROLLMENT_PENDING_HOURS,
+  });
+  const { has, cutoff: leaseEnd } = await askForWork(sql, work, cutoff);
+  const lease = { cutoff: leaseEnd, queueLost };
+  const { paused } = has;
   if (paused) {
     ctx.logger.warn(
       { component: "scheduler" },
       "billing tick: the gateway circuit breaker is open; only reads and refunds of duplicates run",
     );
   }
-  const now = ctx.clock.now();
-  const batchSize = options.batchSize ?? ctx.config.BILLING_BATCH_SIZE;
-  // Before billing adds jobs: an empty queue now means every earlier dispatch was lost.
-  const lease = await leaseOf(
-    ctx,
-    options.redispatchAfterMs ?? ctx.config.CHARGE_REDISPATCH_AFTER_SECONDS * 1000,
-  );
-  if (!paused) await applyScheduledPlanChanges(ctx, { now, batchSize });
-  const billing = paused
-    ? HELD
-    : await billDueSubscriptions(ctx, {
+  // What takes money or condemns waits while the breaker is open; the rest runs when it has work.
+  const run = (step: keyof typeof work) => has[step] && !(paused && HELD_STEPS.has(step));
+  if (run("planChanges")) await applyScheduledPlanChanges(ctx, { now, batchSize });
+  const billing = run("billing")
+    ? await billDueSubscriptions(ctx, {
         now,
         batchSize,
         maxPeriodsPerSubscription: options.maxPeriodsPerSubscription ?? DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION,
-      });
-  const usage = paused ? NO_USAGE : await billUsage(ctx, { now, batchSize });
-  const parts = paused ? NO_PARTS : await billUsageThresholds(ctx, { now, batchSize });
+      })
+    : NO_BILLING;
+  const usage = run("usage") ? await billUsage(ctx, { now, batchSize }) : NO_USAGE;
+  const parts = run("parts") ? await billUsageThresholds(ctx, { now, batchSize }) : NO_PARTS;
   await sweepUsageHourly(ctx);
-  const due = paused ? 0 : await dispatchDueCharges(ctx, { now, batchSize, lease });
-  const resumed = paused ? 0 : await dispatchResumedCharges(ctx, { now, batchSize, lease });
-  const reenqueued = await dispatchStuckCharges(ctx, {
-    batchSize,
-    stuckAfterMs: options.stuckAfterMs ?? defaultQuietPeriodMs(ctx.config),
-    lease,
-  });
-  const invoicesEnqueued = paused ? 0 : await dispatchInvoices(ctx, { batchSize });
-  const tokenDeactivationsEnqueued = paused ? 0 : await dispatchTokenDeactivations(ctx, { batchSize });
-  const refundsReconciled = await dispatchRefunds(ctx, {
-    batchSize,
-    quietPeriodMs: options.refundQuietPeriodMs ?? defaultQuietPeriodMs(ctx.config),
-  });
-  const enrollments = await sweepPendingEnrollments(ctx, { batchSize });
-  const late = await checkLatePayments(ctx, { batchSize });
-  const duplicatesRefunded = await refundDuplicates(ctx, { batchSize });
-  const links = await remindPaymentLinks(ctx, { batchSize, holdEnds: paused });
+  const due = run("due") ? await dispatchDueCharges(ctx, { now, batchSize, lease }) : 0;
+  const resumed = run("resumed") ? await dispatchResumedCharges(ctx, { now, batchSize, lease }) : 0;
+  const reenqueued = run("stuck") ? await dispatchStuckCharges(ctx, { batchSize, stuckAfterMs, lease }) : 0;
+  const invoicesEnqueued = run("invoices") ? await dispatchInvoices(ctx, { batchSize }) : 0;
+  const tokenDeactivationsEnqueued = run("cards") ? await dispatchTokenDeactivations(ctx, { batchSize }) : 0;
+  const refundsReconciled = run("refunds")
+    ? await dispatchRefunds(ctx, { batchSize, quietPeriodMs: refundQuietPeriodMs })
+    : 0;
+  const enrollments = run("enrollments") ? await sweepPendingEnrollments(ctx, { batchSize }) : NO_ENROLLMENTS;
+  const late = run("late") ? await checkLatePayments(ctx, { batchSize }) : NO_LATE;
+  // A late payment found to be a duplicate is refunded in the same tick, as before the question.
+  const duplicatesRefunded =
+    run("duplicates") || late.found.duplicate > 0 ? await refundDuplicates(ctx, { batchSize }) : 0;
+  const links = run("links") ? await remindPaymentLinks(ctx, { batchSize, holdEnds: paused }) : NO_LINKS;
   const result: TickResult = {
     chargesCreated: billing.chargesCreated + usage.chargesCreated + parts.partsCreated,
     chargesEnqueued:

@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import type { PendingQuery, Row } from "postgres";
 import type { IntervalUnit } from "../billing/index.js";
 import { pgInstant, type SqlRunner, type SqlTx } from "../db/index.js";
 
@@ -26,12 +27,17 @@ export interface UsagePlan {
 }
 
 /** The plans that price usage; the cheap path's one query. */
+/** Every usage price with its plan: no usage is billed without one (the tick asks it first). */
+export function usagePrices(sql: SqlRunner): PendingQuery<Row[]> {
+  return sql`from plan_usage_prices up join plans p on p.id = up.plan_id`;
+}
+
 export async function usagePlans(sql: SqlRunner): Promise<UsagePlan[]> {
   const rows = await sql<
     { plan_id: string; first_set_at: string; interval_unit: IntervalUnit; interval_count: number }[]
   >`
     select up.plan_id, min(up.created_at) as first_set_at, p.interval_unit, p.interval_count
-    from plan_usage_prices up join plans p on p.id = up.plan_id
+    ${usagePrices(sql)}
     group by up.plan_id, p.interval_unit, p.interval_count`;
   return rows.map((row) => ({
     id: row.plan_id,

@@ -14,6 +14,7 @@ export {
   scanWindow,
   type UsagePlan,
   usagePlans,
+  usagePrices,
 } from "./due-periods.js";
 export {
   recurringPlanRefusal,
@@ -23,7 +24,7 @@ export {
 } from "./errors.js";
 export { insertUsageCharges, type PricedPeriod } from "./insert-usage-charges.js";
 export { listUsagePrices } from "./list-usage-prices.js";
-export { lockWatchedPeriods, thresholdPlanIds, type WatchedPeriod } from "./open-periods.js";
+export { lockWatchedPeriods, thresholdPlanIds, thresholdPlans, type WatchedPeriod } from "./open-periods.js";
 export { type DatedUsagePrice, pricesForPeriod, usagePricesOfPlans } from "./prices-of-plans.js";
 export { removeUsagePrice } from "./remove-usage-price.js";
 export { setUsagePrice } from "./set-usage-price.js";

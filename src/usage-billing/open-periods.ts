@@ -1,4 +1,5 @@
 import type { DateTime } from "luxon";
+import type { Row as AnyRow, PendingQuery } from "postgres";
 import { pgInteger, type SqlRunner, type SqlTx } from "../db/index.js";
 import { type DuePeriod, duePeriodOf, type PeriodRow } from "./due-periods.js";
 
@@ -17,11 +18,17 @@ export interface WatchedPeriod extends DuePeriod {
 }
 
 /** The plans with a usage threshold that price usage; the cheap path's one query. */
-export async function thresholdPlanIds(sql: SqlRunner): Promise<string[]> {
-  const rows = await sql<{ id: string }[]>`
-    select p.id from plans p
+/** Plans with a spending threshold and usage prices: no part is billed without one. */
+export function thresholdPlans(sql: SqlRunner): PendingQuery<AnyRow[]> {
+  return sql`
+    from plans p
     where p.usage_threshold_minor is not null
       and exists (select 1 from plan_usage_prices up where up.plan_id = p.id)`;
+}
+
+export async function thresholdPlanIds(sql: SqlRunner): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select p.id ${thresholdPlans(sql)}`;
   return rows.map((row) => row.id);
 }
 

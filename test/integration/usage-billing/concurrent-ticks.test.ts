@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { DateTime } from "luxon";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { startChargeWorker } from "../../../src/charging/index.js";
 import type { Db } from "../../../src/db/index.js";
 import { subscriptions } from "../../../src/db/schema/index.js";
@@ -40,21 +41,17 @@ afterAll(() => api?.close());
 
 describe("usage billed by ticks running at once", () => {
   it("prices nothing and costs one query while no plan prices usage", async () => {
-    const sql = api.h.ctx.db.$client;
     let statements = 0;
-    // Counts every statement and transaction billUsage starts on the pool.
-    const counting = Object.assign(
-      (...args: Parameters<typeof sql>) => {
+    // Counts every statement billUsage sends (postgres.js calls `debug` once per query sent; with
+    // fetch_types off, a new connection sends none of its own).
+    const counting = postgres(api.h.database.url, {
+      max: 1,
+      fetch_types: false,
+      debug: () => {
         statements += 1;
-        return sql(...args);
       },
-      {
-        begin: (...args: Parameters<typeof sql.begin>) => {
-          statements += 1;
-          return sql.begin(...args);
-        },
-      },
-    );
+    });
+    onTestFinished(() => counting.end());
     const ctx = { ...api.h.ctx, db: { $client: counting } as unknown as Db };
     expect(await billUsage(ctx, { now: api.h.clock.now(), batchSize: 10 })).toEqual({
       chargesCreated: 0,
