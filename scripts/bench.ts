@@ -47,6 +47,7 @@
  *   BENCH_TICK_MS         how often the billing tick runs during the run (default 5000; the paid
  *                         count is polled every 250 ms)
  *   BENCH_JSON            1: also print every figure as one JSON line
+ *   BENCH_KEEP_DB         1: keep the run's database afterwards (its name is printed), to inspect plans
  *   BENCH_CPU_PROF_DIR    where worker processes write a CPU profile (node --cpu-prof) when they stop
  *   BENCH_REDIS_URL       Redis (default: a redis-server of the bench's own, so its commands are counted alone)
  *   BENCH_DATABASE_URL    maintenance database of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -108,6 +109,7 @@ const env = z
     BENCH_PGBENCH_SECONDS: z.coerce.number().int().min(0).max(600).default(15),
     BENCH_TICK_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     BENCH_JSON: z.enum(["0", "1"]).default("0"),
+    BENCH_KEEP_DB: z.enum(["0", "1"]).default("0"),
     BENCH_CPU_PROF_DIR: z.string().optional(),
     BENCH_REDIS_URL: z.string().optional(),
     BENCH_DATABASE_URL: z.string().default("postgres://postgres@127.0.0.1:5432/postgres"),
@@ -467,7 +469,8 @@ async function main() {
       if (keys.length > 0) await redis.del(...keys);
     }
     redis?.disconnect();
-    await admin`drop database if exists ${admin(dbName)} with (force)`;
+    if (env.BENCH_KEEP_DB === "1") process.stdout.write(`database kept: ${dbName}\n`);
+    else await admin`drop database if exists ${admin(dbName)} with (force)`;
     await admin.end();
     sim.child.kill("SIGTERM");
     await once(sim.child, "exit");
