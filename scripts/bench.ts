@@ -64,7 +64,7 @@ import { loadConfig } from "../src/config/index.js";
 import { createDb, migrateDatabase } from "../src/db/index.js";
 import { withDatabase } from "../src/db/url.js";
 import { createQueueSystem, QUEUE_NAMES } from "../src/queue/index.js";
-import { runBillingTick } from "../src/scheduler/index.js";
+import { runBillingTick, startStatusCheckWorker } from "../src/scheduler/index.js";
 import {
   cpuSince,
   machineBusyMs,
@@ -277,6 +277,8 @@ async function main() {
       redis: await redisCommands(redis),
     };
     const start = performance.now();
+    // The status checks the ticks hand out run beside them, as in the scheduler's process.
+    startStatusCheckWorker(ctx);
     let firstTickMs = 0;
     let paidCount = 0;
     let ticks = 0;

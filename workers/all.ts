@@ -1,5 +1,16 @@
-/** Every worker role in one process (`npx tsx workers/all.ts`): scheduler, charges, invoices, tokens, webhooks, messages. */
-import { charges, invoices, messages, scheduler, tokens, webhooks } from "../src/runtime/roles.js";
+/**
+ * Every worker role in one process (`npx tsx workers/all.ts`): scheduler, status checks, charges,
+ * invoices, tokens, webhooks, messages.
+ */
+import {
+  charges,
+  invoices,
+  messages,
+  scheduler,
+  statusChecks,
+  tokens,
+  webhooks,
+} from "../src/runtime/roles.js";
 import { runWorkers } from "./run.js";
 
-await runWorkers("all-workers", [scheduler, charges, invoices, tokens, webhooks, messages]);
+await runWorkers("all-workers", [scheduler, statusChecks, charges, invoices, tokens, webhooks, messages]);

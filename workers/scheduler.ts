@@ -1,5 +1,8 @@
-/** Worker process: the billing scheduler. Run one or many (`npx tsx workers/scheduler.ts`). */
-import { scheduler } from "../src/runtime/roles.js";
+/**
+ * Worker process: the billing scheduler and the status checks its ticks hand out. Run one or many
+ * (`npx tsx workers/scheduler.ts`).
+ */
+import { scheduler, statusChecks } from "../src/runtime/roles.js";
 import { runWorkers } from "./run.js";
 
-await runWorkers("scheduler", [scheduler]);
+await runWorkers("scheduler", [scheduler, statusChecks]);

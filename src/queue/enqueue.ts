@@ -1,7 +1,7 @@
 import type { BillingQueue } from "./backend.js";
-import { chargeJobId, invoiceJobId, tokenDeactivationJobId } from "./job-ids.js";
+import { chargeJobId, invoiceJobId, statusCheckJobId, tokenDeactivationJobId } from "./job-ids.js";
 import { JOB_NAMES, type QueueName } from "./names.js";
-import { type PayloadInputOf, type PayloadOf, payloadSchema } from "./payloads.js";
+import { type PayloadInputOf, type PayloadOf, payloadSchema, type StatusCheck } from "./payloads.js";
 
 /** Anything that hands out queues by name; in practice the queue system. */
 export interface QueueSource {
@@ -77,6 +77,21 @@ export function enqueueInvoice(
   options: EnqueueOptions = {},
 ): Promise<string> {
   return enqueue(queues, "invoices", payload, (p) => invoiceJobId(p.chargeId), options);
+}
+
+/**
+ * Hands a status check to its worker under `status-check-<check>`, unless one waits or runs. A
+ * failed one (its retries ran out) is replaced: the check reads its work from PostgreSQL again, so
+ * running it anew is safe, and a retained failure must not hold the id for a week.
+ */
+export async function enqueueStatusCheck(queues: QueueSource, check: StatusCheck): Promise<boolean> {
+  const jobId = statusCheckJobId(check);
+  const queue = queues.queue("status-checks");
+  const state = await queue.getJobState(jobId);
+  if (state === "failed") await queue.remove(jobId);
+  else if (state !== "unknown") return false;
+  await enqueue(queues, "status-checks", { check }, () => jobId, {});
+  return true;
 }
 
 export function enqueueTokenDeactivation(

@@ -19,6 +19,7 @@ export {
   enqueueCharge,
   enqueueChargeBatches,
   enqueueInvoice,
+  enqueueStatusCheck,
   enqueueTokenDeactivation,
   type QueueSource,
 } from "./enqueue.js";
@@ -40,6 +41,7 @@ export {
   chargeJobId,
   invoiceJobId,
   messageJobId,
+  statusCheckJobId,
   tokenDeactivationJobId,
   webhookJobId,
 } from "./job-ids.js";
@@ -58,6 +60,10 @@ export {
   type PayloadOf,
   payloadSchema,
   payloadSchemas,
+  STATUS_CHECKS,
+  type StatusCheck,
+  type StatusCheckPayload,
+  statusCheckPayload,
   type TickPayload,
   type TokenDeactivationPayload,
   tickPayload,

@@ -35,3 +35,8 @@ export function webhookJobId(deliveryId: string): string {
 export function messageJobId(messageId: string): string {
   return `message-${messageId}`;
 }
+
+/** One job per status check: while one waits or runs, the tick's next hand-out is a no-op. */
+export function statusCheckJobId(check: string): string {
+  return `status-check-${check}`;
+}

@@ -6,6 +6,7 @@ export const QUEUE_NAMES = {
   tokenDeactivation: "token-deactivation",
   webhooks: "webhooks",
   messages: "messages",
+  statusChecks: "status-checks",
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
@@ -23,4 +24,5 @@ export const JOB_NAMES = {
   "token-deactivation": "token-deactivation",
   webhooks: "webhook",
   messages: "message",
+  "status-checks": "status-check",
 } as const satisfies Record<QueueName, string>;

@@ -34,6 +34,12 @@ export const webhookPayload = z.object({ deliveryId: z.uuid() });
 
 export const messagePayload = z.object({ messageId: z.uuid() });
 
+/** The sweeps that ask the gateway about money already sent, which the tick hands to a worker. */
+export const STATUS_CHECKS = ["refunds", "late-payments", "duplicates", "enrollments"] as const;
+export type StatusCheck = (typeof STATUS_CHECKS)[number];
+
+export const statusCheckPayload = z.object({ check: z.enum(STATUS_CHECKS) });
+
 export const payloadSchemas = {
   "billing-tick": tickPayload,
   charges: chargePayload,
@@ -41,6 +47,7 @@ export const payloadSchemas = {
   "token-deactivation": tokenDeactivationPayload,
   webhooks: webhookPayload,
   messages: messagePayload,
+  "status-checks": statusCheckPayload,
 } as const satisfies Record<QueueName, z.ZodType>;
 
 /** The payload a worker of queue `N` receives, after validation. */
@@ -55,6 +62,7 @@ export type InvoicePayload = PayloadOf<"invoices">;
 export type TokenDeactivationPayload = PayloadOf<"token-deactivation">;
 export type WebhookPayload = PayloadOf<"webhooks">;
 export type MessagePayload = PayloadOf<"messages">;
+export type StatusCheckPayload = PayloadOf<"status-checks">;
 
 /** The schema of queue `N`, typed so that parsing yields that queue's payload type. */
 export function payloadSchema<N extends QueueName>(name: N): z.ZodType<PayloadOf<N>, PayloadInputOf<N>> {

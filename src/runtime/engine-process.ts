@@ -10,7 +10,7 @@ import {
   keepInvoiceIdsAhead,
   startInProcessGateway,
 } from "./in-process-gateway.js";
-import { charges, invoices, messages, scheduler, tokens, webhooks } from "./roles.js";
+import { charges, invoices, messages, scheduler, statusChecks, tokens, webhooks } from "./roles.js";
 import { claimRuntimeRecord, removeRuntimeRecord, runtimeFileOf } from "./runtime-file.js";
 import { type EngineSetup, resolveSetup } from "./setup.js";
 import { superviseRoles } from "./supervisor.js";
@@ -139,7 +139,9 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
     // restarted when it fails. close() stops the supervisor before the engine, so the workers it
     // closes are not taken for failed ones.
     const roles = [
-      ...(parts.scheduler ? [workerRole("scheduler", scheduler, ctx)] : []),
+      ...(parts.scheduler
+        ? [workerRole("scheduler", scheduler, ctx), workerRole("status-checks", statusChecks, ctx)]
+        : []),
       ...(parts.workers
         ? [
             workerRole("charges", charges, ctx),

@@ -5,7 +5,7 @@ import type { EngineContext } from "../context/index.js";
 import { startInvoiceWorker } from "../invoicing/index.js";
 import { messageJobProcessor } from "../messages/index.js";
 import { type BillingWorker, QUEUE_NAMES } from "../queue/index.js";
-import { keepBillingTick, registerBillingTick } from "../scheduler/index.js";
+import { keepBillingTick, registerBillingTick, startStatusCheckWorker } from "../scheduler/index.js";
 import { webhookJobProcessor } from "../webhooks/index.js";
 
 /**
@@ -28,6 +28,13 @@ export const scheduler: Role = async (ctx: EngineContext) => {
   worker.on("closed", stopKeeping);
   return worker;
 };
+
+/**
+ * The status checks the tick hands out (scheduler/status-checks.ts). Every process that runs the
+ * scheduler runs this role too, so wherever ticks run their refunds, late payments and enrolments
+ * are settled, without a gateway call ever holding up a tick.
+ */
+export const statusChecks: Role = (ctx) => startStatusCheckWorker(ctx);
 
 export const charges: Role = (ctx) =>
   startChargeWorker(ctx, {

@@ -10,6 +10,12 @@ export {
   startTickWorker,
 } from "./register.js";
 export {
+  runStatusCheck,
+  runWaitingStatusChecks,
+  type StatusCheckCounts,
+  startStatusCheckWorker,
+} from "./status-checks.js";
+export {
   DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION,
   runBillingTick,
   type TickOptions,

@@ -43,7 +43,7 @@ export function tickWork(sql: SqlRunner, o: TickWorkOptions) {
     cards: [cardsToStop(sql)],
     refunds: [staleRefunds(sql, o.refundQuietPeriodMs)],
     enrollments: [stalePendingEnrollments(sql, o.enrollmentPendingHours)],
-    late: [lateChecksDue(sql)],
+    "late-payments": [lateChecksDue(sql)],
     duplicates: [duplicatesOwed(sql)],
     links: [linksDue(sql, o.now)],
   } satisfies Record<string, readonly WorkSource[]>;

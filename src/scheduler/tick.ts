@@ -1,19 +1,18 @@
 import { defaultQuietPeriodMs } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
-import { sweepPendingEnrollments } from "../enrollment/index.js";
-import { checkLatePayments, refundDuplicates } from "../late-payments/index.js";
 import { remindPaymentLinks } from "../payment-links/index.js";
 import { applyScheduledPlanChanges } from "../plan-changes/index.js";
+import { STATUS_CHECKS, type StatusCheck } from "../queue/index.js";
 import { billDueSubscriptions } from "./bill-due-subscriptions.js";
 import { billUsage } from "./bill-usage.js";
 import { billUsageThresholds } from "./bill-usage-thresholds.js";
 import { dispatchDueCharges } from "./dispatch-due-charges.js";
 import { dispatchInvoices } from "./dispatch-invoices.js";
-import { dispatchRefunds } from "./dispatch-refunds.js";
 import { dispatchResumedCharges } from "./dispatch-resumed-charges.js";
 import { dispatchStuckCharges } from "./dispatch-stuck-charges.js";
 import { dispatchTokenDeactivations } from "./dispatch-token-deactivations.js";
 import { leaseCutoff, leaseSeconds } from "./hand-out.js";
+import { handOutStatusChecks } from "./status-checks.js";
 import { sweepUsageHourly } from "./sweep-usage-hourly.js";
 import { tickWork } from "./tick-work.js";
 import { askForWork } from "./work-probe.js";
@@ -36,11 +35,10 @@ import { askForWork } from "./work-probe.js";
  *      reconciled;
  *   5. enqueue the invoice of uncollectible charges that have none, or whose invoice is pending;
  *   6. enqueue the stop of every live card of a canceled subscription that nothing live charges;
- *   7. reconcile refunds left requested or unknown past the quiet period, from CheckStatus;
- *   8. ask CheckStatus again about attempts closed as "not found" that are due a late check, and
- *      apply any payment the gateway took late; refund every duplicate payment that has no live
- *      refund (late-payments/);
- *   9. settle from CheckStatus, or expire, enrolments still pending after ENROLLMENT_PENDING_HOURS;
+ *   7–9. hand to the status-check worker (status-checks.ts) each check that has work: refunds
+ *      left requested or unknown past the quiet period, reconciled from CheckStatus; attempts closed
+ *      as "not found" due a late check, and any payment the gateway took late; duplicate payments
+ *      without a live refund (late-payments/); enrolments pending past ENROLLMENT_PENDING_HOURS;
  *  10. take the next step of payment links that are due: a reminder, or the dunning policy's
  *      terminal action once reminders ran out (payment-links/).
  *
@@ -57,8 +55,8 @@ import { askForWork } from "./work-probe.js";
  *
  * Before the steps, one statement asks PostgreSQL which of them have work (work-probe.ts, with each
  * step's own sources: tick-work.ts) and whether the breaker is open; a step with none is skipped,
- * so an idle tick costs that statement and the queue's job counts. Only a late payment found to be
- * a duplicate makes work for a later step of the same tick (8), so that step runs on it too.
+ * so an idle tick costs that statement and the queue's job counts. No step makes work for a later
+ * one of the same tick that it does not hand out itself.
  *
  * "Now" is read once from the billing clock, so the whole pass agrees on it (a caller with a shared
  * clock refreshes it first: startTickWorker does).
@@ -70,8 +68,6 @@ export interface TickOptions {
   readonly maxPeriodsPerSubscription?: number;
   /** Age of an open attempt that marks its worker as gone; default the quiet period (quiet-period.ts). */
   readonly stuckAfterMs?: number;
-  /** Age of a requested or unknown refund before it is reconciled; default the quiet period. */
-  readonly refundQuietPeriodMs?: number;
   /** Age of a dispatch after which a still-waiting charge is handed out again; default CHARGE_REDISPATCH_AFTER_SECONDS. */
   readonly redispatchAfterMs?: number;
 }
@@ -88,15 +84,8 @@ export interface TickResult {
   tokenDeactivationsEnqueued: number;
   /** Subscriptions canceled at the end of their period. */
   subscriptionsCanceled: number;
-  /** Refunds left requested or unknown that CheckStatus settled. */
-  refundsReconciled: number;
-  /** Watched attempts asked about again, and those the gateway turned out to have paid late. */
-  lateChecks: number;
-  latePaymentsFound: number;
-  /** Duplicate payments whose refund the gateway took. */
-  duplicatesRefunded: number;
-  /** Enrolments left pending past ENROLLMENT_PENDING_HOURS that were settled, expired or failed. */
-  enrollmentsSwept: number;
+  /** Status checks that found work, each now with a job for their worker (status-checks.ts). */
+  statusChecks: StatusCheck[];
   /** Payment links sent again, and charges by link whose reminders ran out unpaid. */
   linkReminders: number;
   linksEnded: number;
@@ -119,8 +108,6 @@ const HELD_STEPS: ReadonlySet<string> = new Set([
 const NO_BILLING = { chargesCreated: 0, chargesDispatched: 0, subscriptionsCanceled: 0 } as const;
 const NO_USAGE = { chargesCreated: 0, chargesDispatched: 0 } as const;
 const NO_PARTS = { partsCreated: 0, partsDispatched: 0 } as const;
-const NO_ENROLLMENTS = { settled: 0, expired: 0, failed: 0 } as const;
-const NO_LATE = { checked: 0, found: { paid: 0, duplicate: 0, held: 0, wait: 0 } } as const;
 const NO_LINKS = { reminded: 0, ended: 0, paid: 0 } as const;
 
 export const DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION = 12;
@@ -136,7 +123,6 @@ export async function runBillingTick(
   const now = ctx.clock.now();
   const batchSize = options.batchSize ?? ctx.config.BILLING_BATCH_SIZE;
   const stuckAfterMs = options.stuckAfterMs ?? defaultQuietPeriodMs(ctx.config);
-  const refundQuietPeriodMs = options.refundQuietPeriodMs ?? defaultQuietPeriodMs(ctx.config);
   // Before billing adds jobs: an empty queue now means every earlier dispatch was lost.
   const { seconds, queueLost } = await leaseSeconds(
     ctx,
@@ -147,7 +133,7 @@ export async function runBillingTick(
     now,
     cutoff,
     stuckAfterMs,
-    refundQuietPeriodMs,
+    refundQuietPeriodMs: defaultQuietPeriodMs(ctx.config),
     enrollmentPendingHours: ctx.config.ENROLLMENT_PENDING_HOURS,
   });
   const { has, cutoff: leaseEnd } = await askForWork(sql, work, cutoff);
@@ -177,14 +163,7 @@ export async function runBillingTick(
   const reenqueued = run("stuck") ? await dispatchStuckCharges(ctx, { batchSize, stuckAfterMs, lease }) : 0;
   const invoicesEnqueued = run("invoices") ? await dispatchInvoices(ctx, { batchSize }) : 0;
   const tokenDeactivationsEnqueued = run("cards") ? await dispatchTokenDeactivations(ctx, { batchSize }) : 0;
-  const refundsReconciled = run("refunds")
-    ? await dispatchRefunds(ctx, { batchSize, quietPeriodMs: refundQuietPeriodMs })
-    : 0;
-  const enrollments = run("enrollments") ? await sweepPendingEnrollments(ctx, { batchSize }) : NO_ENROLLMENTS;
-  const late = run("late") ? await checkLatePayments(ctx, { batchSize }) : NO_LATE;
-  // A late payment found to be a duplicate is refunded in the same tick, as before the question.
-  const duplicatesRefunded =
-    run("duplicates") || late.found.duplicate > 0 ? await refundDuplicates(ctx, { batchSize }) : 0;
+  const statusChecks = await handOutStatusChecks(ctx, STATUS_CHECKS.filter(run));
   const links = run("links") ? await remindPaymentLinks(ctx, { batchSize, holdEnds: paused }) : NO_LINKS;
   const result: TickResult = {
     chargesCreated: billing.chargesCreated + usage.chargesCreated + parts.partsCreated,
@@ -194,11 +173,7 @@ export async function runBillingTick(
     invoicesEnqueued,
     tokenDeactivationsEnqueued,
     subscriptionsCanceled: billing.subscriptionsCanceled,
-    refundsReconciled,
-    lateChecks: late.checked,
-    latePaymentsFound: late.found.paid + late.found.duplicate + late.found.held,
-    duplicatesRefunded,
-    enrollmentsSwept: enrollments.settled + enrollments.expired + enrollments.failed,
+    statusChecks,
     linkReminders: links.reminded,
     linksEnded: links.ended,
     paused,

@@ -4,6 +4,7 @@ import { loadConfig } from "../../config/index.js";
 import { createLogger, type Logger } from "../../logger/index.js";
 import { type Closable, gracefulShutdown } from "../../queue/index.js";
 import type { EngineParts } from "../../runtime/index.js";
+import { runWaitingStatusChecks } from "../../scheduler/index.js";
 import type { Cli } from "../cli.js";
 import { fields } from "../output.js";
 
@@ -46,8 +47,12 @@ export async function scheduler(cli: Cli, options: { once?: boolean }, command: 
   if (!options.once) {
     return runParts(cli, command, "billing-scheduler", { http: false, scheduler: true, workers: false });
   }
-  // The same tick the scheduler process runs: billing, refunds, webhooks, expiring-card notices.
-  const result = await cli.withEngine((ctx) => runTick(ctx));
+  // The same tick the scheduler process runs (billing, webhooks, expiring-card notices), then the
+  // status checks it handed out (refunds, late payments, enrolments), run here: no worker may run.
+  const result = await cli.withEngine(async (ctx) => ({
+    ...(await runTick(ctx)),
+    ...(await runWaitingStatusChecks(ctx)),
+  }));
   const shown = {
     charges_created: result.chargesCreated,
     charges_enqueued: result.chargesEnqueued,

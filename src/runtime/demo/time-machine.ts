@@ -10,6 +10,7 @@ import {
   planUsagePrices,
   subscriptions,
 } from "../../db/schema/index.js";
+import { runWaitingStatusChecks } from "../../scheduler/index.js";
 
 /**
  * Drives an in-process engine through time for the demo: moves the shared billing clock, runs the
@@ -96,6 +97,8 @@ export class TimeMachine {
   async settle(): Promise<void> {
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       const tick = await runTick(this.ctx);
+      // No scheduler process runs here to take the status checks the tick hands out.
+      await runWaitingStatusChecks(this.ctx);
       await this.waitIdle();
       const work =
         tick.chargesCreated +

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { breakerState, resumeCollection } from "../../../src/breaker/index.js";
 import { ChargeOutcomeUnknownError, processCharge, startChargeWorker } from "../../../src/charging/index.js";
 import { latePaymentReport } from "../../../src/late-payments/index.js";
-import { runBillingTick } from "../../../src/scheduler/index.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
+import { tickAndCheck } from "../../support/tick.js";
 import {
   attemptsOf,
   type CardSubscription,
@@ -71,7 +71,7 @@ describe("reads and duplicate refunds while the circuit breaker is open", () => 
     await delayEveryPayment();
     startChargeWorker(h.ctx, { concurrency: 1, ratePerSecond: 100, quietPeriodMs: 0 });
 
-    await runBillingTick(h.ctx, { batchSize: 10 });
+    await tickAndCheck(h.ctx, { batchSize: 10 });
     await eventually(async () => expect((await breakerState(sql())).open).toBe(true));
     await quiet();
     const opened = await breakerState(sql());
@@ -88,7 +88,7 @@ describe("reads and duplicate refunds while the circuit breaker is open", () => 
     // The gateway applies every payment it held; the breaker is still open.
     h.clock.advance({ milliseconds: DELAY_MS });
     await lateCheckDue();
-    const tick = await runBillingTick(h.ctx, { batchSize: 10 });
+    const tick = await tickAndCheck(h.ctx, { batchSize: 10 });
     expect(tick).toMatchObject({
       paused: true,
       chargesEnqueued: 0,
@@ -115,7 +115,7 @@ describe("reads and duplicate refunds while the circuit breaker is open", () => 
 
     // Resumed, nothing reopens it and nothing more is taken.
     await resumeCollection(h.ctx, { actor: "test" });
-    expect(await runBillingTick(h.ctx, { batchSize: 10 })).toMatchObject({
+    expect(await tickAndCheck(h.ctx, { batchSize: 10 })).toMatchObject({
       paused: false,
       chargesEnqueued: 0,
     });
@@ -131,7 +131,7 @@ describe("reads and duplicate refunds while the circuit breaker is open", () => 
       delay_ms: DELAY_MS,
       times: 1,
     });
-    await runBillingTick(h.ctx, { batchSize: 10 });
+    await tickAndCheck(h.ctx, { batchSize: 10 });
     const [charge] = await chargesOf(h, sub.subscriptionId);
     // Sent, and its reply lost; then its job's retries ran out (here: the job is gone).
     await expect(processCharge(h.ctx, charge!.id)).rejects.toBeInstanceOf(ChargeOutcomeUnknownError);
@@ -140,7 +140,7 @@ describe("reads and duplicate refunds while the circuit breaker is open", () => 
     h.clock.advance({ milliseconds: DELAY_MS });
     startChargeWorker(h.ctx, { concurrency: 1, ratePerSecond: 100 });
 
-    expect(await runBillingTick(h.ctx, { batchSize: 10, stuckAfterMs: 0 })).toMatchObject({
+    expect(await tickAndCheck(h.ctx, { batchSize: 10, stuckAfterMs: 0 })).toMatchObject({
       paused: true,
       reenqueued: 1,
     });

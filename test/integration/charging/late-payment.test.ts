@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startChargeWorker } from "../../../src/charging/index.js";
 import { events, refunds } from "../../../src/db/schema/index.js";
 import { latePaymentReport } from "../../../src/late-payments/index.js";
-import { runBillingTick } from "../../../src/scheduler/index.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
+import { tickAndCheck } from "../../support/tick.js";
 import {
   attemptsOf,
   CARDS,
@@ -43,7 +43,7 @@ describe("payments the gateway applies late", () => {
   it("refunds the late payment automatically when a retry had already paid the period", async () => {
     const sub = await createSubscription(h);
     await fault({ operation: "GetnewPayment", kind: "error5xx", times: 1 });
-    await runBillingTick(h.ctx, { batchSize: 10 });
+    await tickAndCheck(h.ctx, { batchSize: 10 });
     const charge = await onlyCharge(h, sub.subscriptionId, { status: "paid" });
     const [first, second] = await attemptsOf(h, charge.id);
     expect(first).toMatchObject({ status: "failed_permanently", declineCode: "not_found", lateChecks: 0 });
@@ -52,7 +52,7 @@ describe("payments the gateway applies late", () => {
 
     // Still not found: the watch asks again later and changes nothing else.
     await lateCheckDue();
-    expect(await runBillingTick(h.ctx, { batchSize: 10 })).toMatchObject({
+    expect(await tickAndCheck(h.ctx, { batchSize: 10 })).toMatchObject({
       lateChecks: 1,
       latePaymentsFound: 0,
     });
@@ -68,7 +68,7 @@ describe("payments the gateway applies late", () => {
     expect(await collections(h, sub.cardToken)).toHaveLength(2);
 
     await lateCheckDue();
-    expect(await runBillingTick(h.ctx, { batchSize: 10 })).toMatchObject({
+    expect(await tickAndCheck(h.ctx, { batchSize: 10 })).toMatchObject({
       lateChecks: 1,
       latePaymentsFound: 1,
       duplicatesRefunded: 1,
@@ -108,7 +108,7 @@ describe("payments the gateway applies late", () => {
     });
 
     // Nothing more to do: a later tick neither checks nor refunds again.
-    expect(await runBillingTick(h.ctx, { batchSize: 10 })).toMatchObject({
+    expect(await tickAndCheck(h.ctx, { batchSize: 10 })).toMatchObject({
       lateChecks: 0,
       duplicatesRefunded: 0,
     });
@@ -118,7 +118,7 @@ describe("payments the gateway applies late", () => {
     const sub = await createSubscription(h, { card: CARDS.alwaysDeclined });
     const payer = await createSubscription(h);
     await fault({ operation: "GetnewPayment", kind: "error5xx", times: 1 });
-    await runBillingTick(h.ctx, { batchSize: 10 });
+    await tickAndCheck(h.ctx, { batchSize: 10 });
     const charge = await onlyCharge(h, sub.subscriptionId, { status: "retrying" });
     await eventually(async () =>
       expect((await attemptsOf(h, charge.id)).map((a) => a.status)).toEqual([
@@ -136,7 +136,7 @@ describe("payments the gateway applies late", () => {
       orderId: first!.orderId,
     });
     await lateCheckDue();
-    expect(await runBillingTick(h.ctx, { batchSize: 10 })).toMatchObject({ latePaymentsFound: 1 });
+    expect(await tickAndCheck(h.ctx, { batchSize: 10 })).toMatchObject({ latePaymentsFound: 1 });
 
     expect(await onlyCharge(h, sub.subscriptionId, { status: "paid" })).toMatchObject({
       paidTransactionId: late.transactionId,
@@ -155,7 +155,7 @@ describe("payments the gateway applies late", () => {
   it("stops watching once the gateway reports the payment as failed", async () => {
     const sub = await createSubscription(h);
     await fault({ operation: "GetnewPayment", kind: "error5xx", times: 1 });
-    await runBillingTick(h.ctx, { batchSize: 10 });
+    await tickAndCheck(h.ctx, { batchSize: 10 });
     const charge = await onlyCharge(h, sub.subscriptionId, { status: "paid" });
     const [first] = await attemptsOf(h, charge.id);
     const decliner = await createSubscription(h, { card: CARDS.alwaysDeclined });
@@ -164,7 +164,7 @@ describe("payments the gateway applies late", () => {
     ).rejects.toThrow("Insufficient funds");
 
     await lateCheckDue();
-    expect(await runBillingTick(h.ctx, { batchSize: 10 })).toMatchObject({
+    expect(await tickAndCheck(h.ctx, { batchSize: 10 })).toMatchObject({
       lateChecks: 1,
       latePaymentsFound: 0,
     });

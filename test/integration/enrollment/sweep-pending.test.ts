@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events } from "../../../src/db/schema/index.js";
-import { runBillingTick } from "../../../src/scheduler/index.js";
+import { tickAndCheck } from "../../support/tick.js";
 import {
   type EnrollmentWorld,
   enrollmentOf,
@@ -29,10 +29,10 @@ const age = (enrollmentId: string, hours: number) =>
 describe("the sweep of pending enrolments", () => {
   it("leaves a young pending enrolment alone", async () => {
     const started = await enrollNew(world.h);
-    expect(await runBillingTick(world.h.ctx, { batchSize: 10 })).toMatchObject({ enrollmentsSwept: 0 });
+    expect(await tickAndCheck(world.h.ctx, { batchSize: 10 })).toMatchObject({ enrollmentsSwept: 0 });
     expect(await enrollmentOf(world.h, started.enrollmentId)).toMatchObject({ status: "pending" });
     await age(started.enrollmentId, 1);
-    expect(await runBillingTick(world.h.ctx, { batchSize: 10 })).toMatchObject({ enrollmentsSwept: 0 });
+    expect(await tickAndCheck(world.h.ctx, { batchSize: 10 })).toMatchObject({ enrollmentsSwept: 0 });
   });
 
   it("completes an enrolment whose payment no callback reported, from CheckStatus", async () => {
@@ -40,7 +40,7 @@ describe("the sweep of pending enrolments", () => {
     await pay(world.h, started.checkoutUrl);
     await age(started.enrollmentId, 3);
 
-    expect(await runBillingTick(world.h.ctx, { batchSize: 10 })).toMatchObject({ enrollmentsSwept: 1 });
+    expect(await tickAndCheck(world.h.ctx, { batchSize: 10 })).toMatchObject({ enrollmentsSwept: 1 });
     expect(await enrollmentOf(world.h, started.enrollmentId)).toMatchObject({ status: "completed" });
     expect(await subscriptionOf(world.h, started.subscriptionId)).toMatchObject({ status: "active" });
   });
@@ -49,7 +49,7 @@ describe("the sweep of pending enrolments", () => {
     const started = await enrollNew(world.h);
     await age(started.enrollmentId, 3);
 
-    expect(await runBillingTick(world.h.ctx, { batchSize: 10 })).toMatchObject({ enrollmentsSwept: 1 });
+    expect(await tickAndCheck(world.h.ctx, { batchSize: 10 })).toMatchObject({ enrollmentsSwept: 1 });
     expect(await enrollmentOf(world.h, started.enrollmentId)).toMatchObject({ status: "expired" });
     expect(await subscriptionOf(world.h, started.subscriptionId)).toMatchObject({
       status: "pending_enrollment",
@@ -59,6 +59,6 @@ describe("the sweep of pending enrolments", () => {
       .from(events)
       .where(and(eq(events.subscriptionId, started.subscriptionId), eq(events.type, "enrollment.expired")));
     expect(expired).toMatchObject([{ data: { enrollment_id: started.enrollmentId } }]);
-    expect(await runBillingTick(world.h.ctx, { batchSize: 10 })).toMatchObject({ enrollmentsSwept: 0 });
+    expect(await tickAndCheck(world.h.ctx, { batchSize: 10 })).toMatchObject({ enrollmentsSwept: 0 });
   });
 });

@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { cancelSubscription } from "../../../src/cancellation/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
+import { tickAndCheck } from "../../support/tick.js";
 import { eventsOf, follow, pay, subscriptionOf } from "../enrollment/support.js";
 import {
   attemptsOf,
@@ -121,7 +122,7 @@ describe("collection by payment link", () => {
     const attempts = await attemptsOf(h, charge.id);
     expect(attempts.map((a) => a.status)).toEqual(["approved", "approved"]);
     expect(attempts[0]!.duplicateAt).not.toBeNull();
-    await runBillingTick(h.ctx, { batchSize: 10 });
+    await tickAndCheck(h.ctx, { batchSize: 10 });
     const money = await ledgerFor(h, charge.id);
     expect(money.paid).toHaveLength(2);
     expect(money.refunds).toHaveLength(1);

@@ -4,6 +4,7 @@ import { processChargeBatch } from "../../../src/charging/index.js";
 import { startReEnrollment } from "../../../src/enrollment/index.js";
 import { type CollectionMethodRefusal, setCollectionMethod } from "../../../src/payment-links/index.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
+import { tickAndCheck } from "../../support/tick.js";
 import { follow, pay, subscriptionOf } from "../enrollment/support.js";
 import {
   attemptsOf,
@@ -55,7 +56,7 @@ describe("switching collection methods", () => {
     // The old checkout was superseded and is watched: paying it later is a duplicate, refunded.
     const late = await follow((await pay(h, openCheckout)).redirect_url);
     expect(late.text).toContain("Paid, thank you");
-    await runBillingTick(h.ctx, { batchSize: 10 });
+    await tickAndCheck(h.ctx, { batchSize: 10 });
     const attempts = await attemptsOf(h, charge.id);
     expect(attempts.map((a) => [a.channel, a.status])).toEqual([
       ["checkout", "approved"],

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { EngineContext } from "../../../src/context/index.js";
 import { chargeAttempts, events, refunds } from "../../../src/db/schema/index.js";
 import { reconcileRefund, refundCharge } from "../../../src/refunds/index.js";
-import { runBillingTick } from "../../../src/scheduler/index.js";
+import { tickAndCheck } from "../../support/tick.js";
 import { type ApiHarness, activeSubscription, createApiHarness, paidCharge } from "../api/support.js";
 
 /**
@@ -81,7 +81,7 @@ describe("reconciling refunds", () => {
 
     // Within the quiet period the call might still be running: nothing is decided.
     expect(await reconcileRefund(api.h.ctx, refund.id)).toEqual({ kind: "too_recent" });
-    expect(await runBillingTick(api.h.ctx, { batchSize: 10 })).toMatchObject({ refundsReconciled: 0 });
+    expect(await tickAndCheck(api.h.ctx, { batchSize: 10 })).toMatchObject({ refundsReconciled: 0 });
     expect((await refundRow(refund.id)).status).toBe("unknown");
 
     const result = await reconcileRefund(api.h.ctx, refund.id, { quietPeriodMs: 0 });
@@ -205,7 +205,8 @@ describe("reconciling refunds", () => {
       description: expect.stringContaining("cannot read the reply"),
     });
 
-    const tick = await runBillingTick(api.h.ctx, { batchSize: 10, refundQuietPeriodMs: 0 });
+    await age(row!.id, 10);
+    const tick = await tickAndCheck(api.h.ctx, { batchSize: 10 });
     expect(tick.refundsReconciled).toBeGreaterThanOrEqual(1);
     const [atGateway] = await ledgerRefunds(transactionId);
     expect(await refundRow(row!.id)).toMatchObject({
@@ -222,11 +223,11 @@ describe("reconciling refunds", () => {
     await api.h.simAdmin("POST", "/_sim/faults", { operation: "CheckStatus", kind: "error5xx" });
 
     expect(await reconcileRefund(api.h.ctx, refund.id)).toMatchObject({ kind: "unavailable" });
-    expect(await runBillingTick(api.h.ctx, { batchSize: 10 })).toMatchObject({ refundsReconciled: 0 });
+    expect(await tickAndCheck(api.h.ctx, { batchSize: 10 })).toMatchObject({ refundsReconciled: 0 });
     expect(await refundRow(refund.id)).toMatchObject({ status: "unknown", settledAt: null });
 
     await api.h.simAdmin("DELETE", "/_sim/faults");
-    expect(await runBillingTick(api.h.ctx, { batchSize: 10 })).toMatchObject({ refundsReconciled: 1 });
+    expect(await tickAndCheck(api.h.ctx, { batchSize: 10 })).toMatchObject({ refundsReconciled: 1 });
     expect((await refundRow(refund.id)).status).toBe("completed");
     expect(await ledgerRefunds(transactionId)).toHaveLength(1);
   });
