@@ -163,6 +163,9 @@ export const envSchema = z.object({
     .optional(),
   BILLING_CLOCK: z.enum(["system", "controllable"]).default("system"),
   BILLING_TICK_SECONDS: int(1, 86_400).default(60),
+  // Where a process that runs the scheduler beside its HTTP server or workers runs the tick
+  // (src/runtime/tick-thread.ts): auto in a worker thread of its own, off inline on the main thread.
+  TICK_THREAD: z.enum(["auto", "off"]).default("auto"),
   BILLING_TIMEZONE: z.string().default("Asia/Qatar"),
   OPS_CACHE_SECONDS: int(0, 3600).default(30),
   OPS_SESSION_HOURS: int(1, 720).default(12),
