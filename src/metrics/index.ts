@@ -9,9 +9,12 @@ export {
   countReconcile,
   countWebhookDelivery,
   type GatewayCallOutcome,
+  type MetricRecord,
   observeGatewayCall,
   type ReconcileOutcome,
   recordTickRun,
+  redirectMetrics,
+  replayMetric,
   type TickRunOutcome,
   type WebhookDeliveryResult,
 } from "./metrics.js";

@@ -84,28 +84,80 @@ for (const outcome of ["approved", "declined", "not_found", "still_unknown", "he
 for (const result of ["delivered", "retry", "failed"] as const) webhookDeliveries.inc({ result }, 0);
 for (const outcome of ["ok", "paused", "failed"] as const) tickRuns.inc({ outcome }, 0);
 
+/** One call of a recording function below, as a worker thread sends it to the process (replayMetric). */
+export type MetricRecord =
+  | { name: "countChargeAttempt"; args: Parameters<typeof countChargeAttempt> }
+  | { name: "observeGatewayCall"; args: Parameters<typeof observeGatewayCall> }
+  | { name: "countReconcile"; args: Parameters<typeof countReconcile> }
+  | { name: "countWebhookDelivery"; args: Parameters<typeof countWebhookDelivery> }
+  | { name: "recordTickRun"; args: Parameters<typeof recordTickRun> };
+
+/**
+ * Where this thread's recordings go instead of its registry. A worker thread has a registry of its
+ * own that no /metrics shows, so it sends each recording to the process, which replays it in the
+ * registry it serves: counters and histograms stay whole, and the thread counts nothing twice.
+ */
+let redirect: ((record: MetricRecord) => void) | undefined;
+
+export function redirectMetrics(to: (record: MetricRecord) => void): void {
+  redirect = to;
+}
+
+/** Sends `record` away when this thread's recordings are redirected; true when it was. */
+function redirected(record: MetricRecord): boolean {
+  if (!redirect) return false;
+  redirect(record);
+  return true;
+}
+
+/** Records, in this thread's registry, what a worker thread recorded (redirectMetrics). */
+export function replayMetric(record: MetricRecord): void {
+  switch (record.name) {
+    case "countChargeAttempt":
+      countChargeAttempt(...record.args);
+      break;
+    case "observeGatewayCall":
+      observeGatewayCall(...record.args);
+      break;
+    case "countReconcile":
+      countReconcile(...record.args);
+      break;
+    case "countWebhookDelivery":
+      countWebhookDelivery(...record.args);
+      break;
+    case "recordTickRun":
+      recordTickRun(...record.args);
+      break;
+  }
+}
+
 /**
  * One attempt's written outcome. `declineReason` is the reason explainDecline (src/billing) gives,
  * a fixed set; it is kept only for declines.
  */
 export function countChargeAttempt(outcome: ChargeAttemptOutcome, declineReason = ""): void {
+  if (redirected({ name: "countChargeAttempt", args: [outcome, declineReason] })) return;
   chargeAttempts.inc({ outcome, decline_code: outcome === "declined" ? declineReason : "" });
 }
 
 /** `operation` is a GatewayOperation name (src/gateway/operations.ts), e.g. legacy.getNewPayment. */
 export function observeGatewayCall(operation: string, outcome: GatewayCallOutcome, seconds: number): void {
+  if (redirected({ name: "observeGatewayCall", args: [operation, outcome, seconds] })) return;
   gatewayRequestDuration.observe({ operation, outcome }, seconds);
 }
 
 export function countReconcile(outcome: ReconcileOutcome): void {
+  if (redirected({ name: "countReconcile", args: [outcome] })) return;
   reconciles.inc({ outcome });
 }
 
 export function countWebhookDelivery(result: WebhookDeliveryResult): void {
+  if (redirected({ name: "countWebhookDelivery", args: [result] })) return;
   webhookDeliveries.inc({ result });
 }
 
 export function recordTickRun(outcome: TickRunOutcome, seconds: number): void {
+  if (redirected({ name: "recordTickRun", args: [outcome, seconds] })) return;
   tickRuns.inc({ outcome });
   tickDuration.observe(seconds);
 }

@@ -11,6 +11,7 @@ import {
   observeGatewayCall,
   recordTickRun,
   registry,
+  replayMetric,
   startMetricsServer,
 } from "../../../src/metrics/index.js";
 
@@ -84,6 +85,17 @@ describe("the engine's metric definitions", () => {
     );
     expect(text).toContain('billing_tick_duration_seconds_bucket{le="0.5"} 1');
     expect(text).toContain('billing_tick_runs_total{outcome="ok"} 1');
+  });
+
+  it("replays what a worker thread recorded as if recorded here", async () => {
+    replayMetric({ name: "recordTickRun", args: ["paused", 4] });
+    replayMetric({ name: "observeGatewayCall", args: ["v1.createInvoice", "ok", 0.2] });
+    const text = await registry.metrics();
+    expect(text).toContain('billing_tick_runs_total{outcome="paused"} 1');
+    expect(text).toContain('billing_tick_duration_seconds_bucket{le="5"} 2');
+    expect(text).toContain(
+      'billing_gateway_request_duration_seconds_count{operation="v1.createInvoice",outcome="ok"} 1',
+    );
   });
 });
 
