@@ -1,2 +1,2 @@
-export { createLogger, type Logger, type LoggerSettings, silentLogger } from "./logger.js";
+export { createLogger, type Logger, type LoggerSettings, logDestination, silentLogger } from "./logger.js";
 export { isSecretKey, REDACTED, redact, redactText } from "./redact.js";

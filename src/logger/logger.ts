@@ -48,5 +48,13 @@ export function createLogger(settings: LoggerSettings = {}, destination?: Destin
   return destination ? pino(options, destination) : pino(options);
 }
 
+/**
+ * Where `logger` writes its lines, so that lines a worker thread makes with a logger of its own
+ * (same level and redaction) reach the same place, a test's capture included.
+ */
+export function logDestination(logger: Logger): DestinationStream {
+  return (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym]!;
+}
+
 /** A logger that writes nothing, for tests and tools that only need the interface. */
 export const silentLogger: Logger = pino({ level: "silent" });
