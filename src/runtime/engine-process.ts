@@ -10,10 +10,20 @@ import {
   keepInvoiceIdsAhead,
   startInProcessGateway,
 } from "./in-process-gateway.js";
-import { charges, invoices, messages, scheduler, statusChecks, tokens, webhooks } from "./roles.js";
+import {
+  charges,
+  invoices,
+  messages,
+  scheduler,
+  statusChecks,
+  tickScheduler,
+  tokens,
+  webhooks,
+} from "./roles.js";
 import { claimRuntimeRecord, removeRuntimeRecord, runtimeFileOf } from "./runtime-file.js";
 import { type EngineSetup, resolveSetup } from "./setup.js";
 import { superviseRoles } from "./supervisor.js";
+import { startTickThread } from "./tick-thread.js";
 import { workerRole } from "./worker-role.js";
 import { setVariables, usesInProcessGateway } from "./zero-config.js";
 
@@ -101,15 +111,13 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
       : undefined;
     if (simulator) started.push(() => simulator.close());
 
+    const gatewayUrls = simulator ? { baseUrl: simulator.url, legacyUrl: simulator.url } : undefined;
     const engine = await createEngine(
       simulator ? { ...config, GATEWAY_API_KEY: simulator.defaultApiKey } : config,
       {
         logger,
-        ...(simulator
-          ? {
-              gatewayUrls: { baseUrl: simulator.url, legacyUrl: simulator.url },
-              onClockChange: (now) => simulator.clock.set(now),
-            }
+        ...(simulator && gatewayUrls
+          ? { gatewayUrls, onClockChange: (now) => simulator.clock.set(now) }
           : {}),
       },
     );
@@ -135,12 +143,22 @@ export async function startEngineProcess(options: EngineProcessOptions = {}): Pr
       await configureMerchant(simulator, ctx.publicUrl);
       started.push(followClock(ctx.clock, simulator, logger));
     }
+    // Beside an HTTP server or workers, the ticks run on a thread of their own (TICK_THREAD, README),
+    // built from this process's settings as resolved; a scheduler alone keeps them inline.
+    const tickThread =
+      parts.scheduler && (parts.http || parts.workers) && ctx.config.TICK_THREAD === "auto"
+        ? startTickThread({ config: ctx.config, logger, ...(gatewayUrls ? { gatewayUrls } : {}) })
+        : undefined;
+    if (tickThread) started.push(() => tickThread.close());
     // The workers' own roles (roles.ts), so this process runs exactly what they would, each
-    // restarted when it fails. close() stops the supervisor before the engine, so the workers it
-    // closes are not taken for failed ones.
+    // restarted when it fails. close() stops the supervisor before the engine (and the tick
+    // thread), so the workers it closes are not taken for failed ones, and the tick in hand ends.
     const roles = [
       ...(parts.scheduler
-        ? [workerRole("scheduler", scheduler, ctx), workerRole("status-checks", statusChecks, ctx)]
+        ? [
+            workerRole("scheduler", tickThread ? tickScheduler(() => tickThread.run()) : scheduler, ctx),
+            workerRole("status-checks", statusChecks, ctx),
+          ]
         : []),
       ...(parts.workers
         ? [

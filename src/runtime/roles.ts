@@ -17,17 +17,23 @@ export type Role = (ctx: EngineContext) => BillingWorker | Promise<BillingWorker
 
 /**
  * Registers the repeating billing tick (one scheduler per id, whoever registers it), keeps it there
- * if Redis loses it, and runs the ticks one at a time, each on the shared billing clock as the
- * database holds it at its start.
+ * if Redis loses it, and runs the ticks one at a time with `tick`, each on the shared billing clock
+ * as the database holds it at its start. `npm start` passes one that runs them in a thread of their
+ * own (tick-thread.ts); closing the worker lets the tick in hand finish.
  */
-export const scheduler: Role = async (ctx: EngineContext) => {
-  const every = { everySeconds: ctx.config.BILLING_TICK_SECONDS };
-  await registerBillingTick(ctx, every);
-  const stopKeeping = keepBillingTick(ctx, every);
-  const worker = ctx.queues.worker(QUEUE_NAMES.billingTick, () => runTick(ctx), { concurrency: 1 });
-  worker.on("closed", stopKeeping);
-  return worker;
-};
+export function tickScheduler(tick: (ctx: EngineContext) => Promise<unknown>): Role {
+  return async (ctx) => {
+    const every = { everySeconds: ctx.config.BILLING_TICK_SECONDS };
+    await registerBillingTick(ctx, every);
+    const stopKeeping = keepBillingTick(ctx, every);
+    const worker = ctx.queues.worker(QUEUE_NAMES.billingTick, () => tick(ctx), { concurrency: 1 });
+    worker.on("closed", stopKeeping);
+    return worker;
+  };
+}
+
+/** The scheduler that runs each tick inline, on this event loop. */
+export const scheduler: Role = tickScheduler(runTick);
 
 /**
  * The status checks the tick hands out (scheduler/status-checks.ts). Every process that runs the
