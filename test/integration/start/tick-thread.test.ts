@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { threadId } from "node:worker_threads";
@@ -20,8 +21,9 @@ import { CARDS, enrollWithCard, freshDataDir } from "./support.js";
  * loaded here from the TypeScript sources although vitest's transform does not reach the thread:
  * the ticks' log lines carry the thread's id, their database connections are the thread's own
  * pool, their metrics land in this process's registry, and a month of billing goes through end to
- * end with the clock moved here. close() ends the thread and its connections; a thread that cannot
- * start fails the tick with its reason, and the next tick tries a fresh one.
+ * end with the clock moved here. close() ends the thread and its connections. A tick, the thread's
+ * start included, runs to its end while this event loop is blocked; a thread that cannot start
+ * fails the tick with its reason, and the next tick tries a fresh one.
  */
 
 const START_ISO = "2026-03-02T06:00:00.000Z";
@@ -128,6 +130,41 @@ describe("the billing tick on its own thread", () => {
     await engine!.close();
     expect(await threadConnections()).toBe(0);
   });
+
+  it("ticks while this thread's event loop is blocked", async () => {
+    // The engine is closed, so this thread is the only one ticking on its database.
+    const { ctx, simulator } = engine!;
+    const url = ctx.config.DATABASE_URL!;
+    const postgresModule = import.meta.resolve("postgres");
+    // Read from another process: this event loop is not to turn until the tick has ended.
+    const lastRun = (): { runs: number; finished: boolean } =>
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          [
+            "--input-type=module",
+            "-e",
+            `const { default: postgres } = await import(${JSON.stringify(postgresModule)});
+            const sql = postgres(${JSON.stringify(url)}, { max: 1 });
+            const [row] = await sql\`select runs::int as runs, finished_at is not null as finished
+              from tick_runs where name = 'billing'\`;
+            process.stdout.write(JSON.stringify(row));
+            await sql.end();`,
+          ],
+          { encoding: "utf8" },
+        ),
+      );
+    const before = lastRun().runs;
+    const gatewayUrls = { baseUrl: simulator!.url, legacyUrl: simulator!.url };
+    const thread = startTickThread({ config: ctx.config, gatewayUrls, logger });
+    const result = thread.run();
+    const deadline = Date.now() + 45_000;
+    let seen = lastRun();
+    while (!(seen.runs > before && seen.finished) && Date.now() < deadline) seen = lastRun();
+    expect(seen).toEqual({ runs: before + 1, finished: true });
+    await expect(result).resolves.toMatchObject({ paused: false });
+    await thread.close();
+  }, 60_000);
 });
 
 describe("a tick thread that cannot start", () => {
