@@ -40,7 +40,7 @@ export function describeEngineProcess(engine: EngineProcess): string[] {
   const { parts, gateway, queues, clock } = summary;
   const running = [
     parts.http ? "HTTP server" : undefined,
-    parts.scheduler ? "scheduler" : undefined,
+    parts.scheduler ? "scheduler and its status checks" : undefined,
     parts.workers ? "workers (charges, invoices, token deactivation, webhooks, messages)" : undefined,
   ].filter((part) => part !== undefined);
   const lines = [

@@ -73,7 +73,7 @@ describe("npm start with no configuration", () => {
       output.stdout.includes("  runtime ") ? output.stdout : undefined,
     );
     const { stdout } = output;
-    expect(stdout).toContain("billing engine running: HTTP server, scheduler, workers");
+    expect(stdout).toContain("billing engine running: HTTP server, scheduler and its status checks, workers");
     expect(stdout).toContain("embedded PostgreSQL");
     expect(stdout).toContain("BullMQ on PostgreSQL");
     expect(stdout).toContain(
