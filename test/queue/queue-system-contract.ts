@@ -71,6 +71,7 @@ export function queueSystemContract(backend: string, makeSystem: (prefix: string
         "token-deactivation",
         "webhooks",
         "messages",
+        "status-checks",
       ]);
       expect(depths.find((d) => d.queue === "charges")).toEqual({
         queue: "charges",

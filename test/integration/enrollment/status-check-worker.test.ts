@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QUEUE_NAMES, statusCheckJobId } from "../../../src/queue/index.js";
 import { runBillingTick, startStatusCheckWorker } from "../../../src/scheduler/index.js";
-import { type EnrollmentWorld, enrollmentOf, enrollNew, pay, startEnrollmentWorld } from "./support.js";
+import {
+  ageEnrollment,
+  type EnrollmentWorld,
+  enrollmentOf,
+  enrollNew,
+  eventually,
+  pay,
+  startEnrollmentWorld,
+} from "./support.js";
 
 /**
  * The tick asks the gateway nothing itself: a stale pending enrolment makes it hand the
@@ -15,22 +23,17 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-const age = (enrollmentId: string, hours: number) =>
-  world.h.ctx.db.$client`
-    update enrollments set created_at = now() - make_interval(hours => ${hours}) where id = ${enrollmentId}::uuid`;
+const age = (enrollmentId: string, hours: number) => ageEnrollment(world.h, enrollmentId, hours);
 
 const checks = () => world.h.ctx.queues.queue(QUEUE_NAMES.statusChecks);
 const jobState = () => checks().getJobState(statusCheckJobId("enrollments"));
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
+/** Polls until `done` holds for what `read` returns, with a loaded machine's deadline. */
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean) =>
+  eventually(async () => {
     const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`still waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+    return done(value) ? value : undefined;
+  }, 20_000);
 
 describe("status checks handed to their worker", () => {
   it("hands the check out once, and the worker settles the enrolment", async () => {
@@ -49,9 +52,8 @@ describe("status checks handed to their worker", () => {
       await until(
         () => enrollmentOf(world.h, started.enrollmentId),
         (row) => row.status === "completed",
-        "the enrolment to complete",
       );
-      await until(jobState, (state) => state === "unknown", "the completed job to be removed");
+      await until(jobState, (state) => state === "unknown");
       expect(await runBillingTick(world.h.ctx)).toMatchObject({ statusChecks: [] });
     } finally {
       await worker.close();
@@ -72,7 +74,7 @@ describe("status checks handed to their worker", () => {
     const failing = world.h.ctx.queues.worker(QUEUE_NAMES.statusChecks, async () => {
       throw new Error("retries ran out");
     });
-    await until(jobState, (state) => state === "failed", "the job to fail");
+    await until(jobState, (state) => state === "failed");
     await failing.close();
     expect(await jobState()).toBe("failed");
 

@@ -141,6 +141,12 @@ export async function enrollmentOf(h: EngineHarness, id: string) {
   return row;
 }
 
+/** Moves an enrolment's creation back `hours` on Postgres's clock, which the pending sweep reads. */
+export function ageEnrollment(h: EngineHarness, enrollmentId: string, hours: number) {
+  return h.ctx.db.$client`
+    update enrollments set created_at = now() - make_interval(hours => ${hours}) where id = ${enrollmentId}::uuid`;
+}
+
 export function paymentMethodsOf(h: EngineHarness, subscriptionId: string) {
   return h.ctx.db
     .select()

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events } from "../../../src/db/schema/index.js";
 import { tickAndCheck } from "../../support/tick.js";
 import {
+  ageEnrollment,
   type EnrollmentWorld,
   enrollmentOf,
   enrollNew,
@@ -22,9 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-const age = (enrollmentId: string, hours: number) =>
-  world.h.ctx.db.$client`
-    update enrollments set created_at = now() - make_interval(hours => ${hours}) where id = ${enrollmentId}::uuid`;
+const age = (enrollmentId: string, hours: number) => ageEnrollment(world.h, enrollmentId, hours);
 
 describe("the sweep of pending enrolments", () => {
   it("leaves a young pending enrolment alone", async () => {
