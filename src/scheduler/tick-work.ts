@@ -30,21 +30,27 @@ export interface TickWorkOptions {
 }
 
 export function tickWork(sql: SqlRunner, o: TickWorkOptions) {
+  // Each order is the one its sweep selects by (see WorkSource): another would change the plan,
+  // never the answer. The small tables' sources go without.
+  const by = (rows: PendingQuery<Row[]>, order: PendingQuery<Row[]>): WorkSource => ({ rows, order });
   return {
-    paused: [openBreaker(sql)],
-    planChanges: [scheduledChangesDue(sql, o.now)],
-    billing: [dueSubscriptions(sql, o.now)],
-    usage: [usagePrices(sql)],
-    parts: [thresholdPlans(sql)],
-    due: [dueUndispatched(sql, o.now), dueAgain(sql, o.now, o.cutoff)],
-    resumed: [resumable(sql, o.now, o.cutoff)],
-    stuck: [stuck(sql, o.stuckAfterMs / 1000, o.cutoff)],
-    invoices: [owingInvoices(sql)],
-    cards: [cardsToStop(sql)],
-    refunds: [staleRefunds(sql, o.refundQuietPeriodMs)],
-    enrollments: [stalePendingEnrollments(sql, o.enrollmentPendingHours)],
-    "late-payments": [lateChecksDue(sql)],
-    duplicates: [duplicatesOwed(sql)],
-    links: [linksDue(sql, o.now)],
+    paused: [{ rows: openBreaker(sql) }],
+    planChanges: [by(scheduledChangesDue(sql, o.now), sql`order by pc.effective_at, pc.id`)],
+    billing: [by(dueSubscriptions(sql, o.now), sql`order by s.next_billing_at, s.id`)],
+    usage: [{ rows: usagePrices(sql) }],
+    parts: [{ rows: thresholdPlans(sql) }],
+    due: [
+      by(dueUndispatched(sql, o.now), sql`order by next_attempt_at, id`),
+      by(dueAgain(sql, o.now, o.cutoff), sql`order by dispatched_at`),
+    ],
+    resumed: [by(resumable(sql, o.now, o.cutoff), sql`order by c.id`)],
+    stuck: [by(stuck(sql, o.stuckAfterMs / 1000, o.cutoff), sql`order by ch.id`)],
+    invoices: [by(owingInvoices(sql), sql`order by c.id`)],
+    cards: [by(cardsToStop(sql), sql`order by pm.id`)],
+    refunds: [by(staleRefunds(sql, o.refundQuietPeriodMs), sql`order by created_at, id`)],
+    enrollments: [by(stalePendingEnrollments(sql, o.enrollmentPendingHours), sql`order by created_at, id`)],
+    "late-payments": [by(lateChecksDue(sql), sql`order by late_check_at, id`)],
+    duplicates: [by(duplicatesOwed(sql), sql`order by a.duplicate_at, a.id`)],
+    links: [by(linksDue(sql, o.now), sql`order by l.next_reminder_at, l.charge_id`)],
   } satisfies Record<string, readonly WorkSource[]>;
 }
