@@ -4,6 +4,7 @@ import {
   type BillingWorker,
   chargeJobId,
   enqueueCharge,
+  makeWayForJob,
   QUEUE_NAMES,
   type QueueSource,
 } from "../queue/index.js";
@@ -32,11 +33,9 @@ export async function ensureChargeJob(
   attempt: number,
   options: { delayMs?: number } = {},
 ): Promise<boolean> {
-  const queue = queues.queue(QUEUE_NAMES.charges);
-  const jobId = chargeJobId(chargeId, attempt);
-  const state = await queue.getJobState(jobId);
-  if (state === "failed") await queue.remove(jobId);
-  else if (state !== "unknown") return false;
+  if (!(await makeWayForJob(queues.queue(QUEUE_NAMES.charges), chargeJobId(chargeId, attempt)))) {
+    return false;
+  }
   await enqueueCharge(queues, { chargeId }, { attempt, ...options });
   return true;
 }

@@ -2,6 +2,7 @@ import type { DateTime } from "luxon";
 import { refreshClock } from "../context/index.js";
 import {
   JOB_NAMES,
+  makeWayForJob,
   messageJobId,
   messagePayload,
   type PayloadProcessor,
@@ -43,7 +44,7 @@ async function addAttemptJob(queues: QueueSource, jobId: string, messageId: stri
   // A job ends failed only when deliverMessage threw through every BullMQ retry (Postgres
   // unreachable). BullMQ keeps failed jobs, ids included, and adding the id again would be a
   // silent no-op that strands a message Postgres says is due: the stale job makes way.
-  if ((await queue.getJobState(jobId)) === "failed") await queue.remove(jobId);
+  if (!(await makeWayForJob(queue, jobId))) return;
   await queue.add(JOB_NAMES.messages, messagePayload.parse({ messageId }), {
     jobId,
     delay: delayMs > 0 ? delayMs : undefined,

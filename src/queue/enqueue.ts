@@ -1,5 +1,6 @@
 import type { BillingQueue } from "./backend.js";
 import { chargeJobId, invoiceJobId, statusCheckJobId, tokenDeactivationJobId } from "./job-ids.js";
+import { makeWayForJob } from "./job-presence.js";
 import { JOB_NAMES, type QueueName } from "./names.js";
 import { type PayloadInputOf, type PayloadOf, payloadSchema, type StatusCheck } from "./payloads.js";
 
@@ -84,14 +85,11 @@ export function enqueueInvoice(
  * failed one (its retries ran out) is replaced: the check reads its work from PostgreSQL again, so
  * running it anew is safe, and a retained failure must not hold the id for a week.
  */
-export async function enqueueStatusCheck(queues: QueueSource, check: StatusCheck): Promise<boolean> {
+export async function enqueueStatusCheck(queues: QueueSource, check: StatusCheck): Promise<void> {
   const jobId = statusCheckJobId(check);
-  const queue = queues.queue("status-checks");
-  const state = await queue.getJobState(jobId);
-  if (state === "failed") await queue.remove(jobId);
-  else if (state !== "unknown") return false;
-  await enqueue(queues, "status-checks", { check }, () => jobId, {});
-  return true;
+  if (await makeWayForJob(queues.queue("status-checks"), jobId)) {
+    await enqueue(queues, "status-checks", { check }, () => jobId, {});
+  }
 }
 
 export function enqueueTokenDeactivation(

@@ -46,7 +46,7 @@ export {
   webhookJobId,
 } from "./job-ids.js";
 export { DEFAULT_RETRY_POLICY, defaultJobOptions, type RetryPolicy } from "./job-options.js";
-export { isJobPresent, type JobStateReader } from "./job-presence.js";
+export { isJobPresent, type JobStateReader, makeWayForJob } from "./job-presence.js";
 export { ALL_QUEUE_NAMES, JOB_NAMES, QUEUE_NAMES, type QueueName } from "./names.js";
 export {
   type ChargePayload,

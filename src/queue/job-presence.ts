@@ -12,3 +12,18 @@ export interface JobStateReader {
 export async function isJobPresent(queue: JobStateReader, jobId: string): Promise<boolean> {
   return (await queue.getJobState(jobId)) !== "unknown";
 }
+
+/**
+ * Whether this id is free for a new job: absent, or failed (BullMQ's retries ran out), which is
+ * removed here. BullMQ keeps a failed job and its id for a week, and adding the id again would be
+ * a silent no-op that strands work Postgres says is due. A job that waits, is delayed or runs
+ * keeps the id: the work is in hand.
+ */
+export async function makeWayForJob(
+  queue: JobStateReader & { remove(jobId: string): Promise<unknown> },
+  jobId: string,
+): Promise<boolean> {
+  const state = await queue.getJobState(jobId);
+  if (state === "failed") await queue.remove(jobId);
+  return state === "failed" || state === "unknown";
+}

@@ -1,7 +1,7 @@
 import type { PendingQuery, Row } from "postgres";
 import type { EngineContext } from "../context/index.js";
 import type { SqlRunner } from "../db/index.js";
-import { enqueueInvoice, invoiceJobId, QUEUE_NAMES } from "../queue/index.js";
+import { enqueueInvoice, invoiceJobId, makeWayForJob, QUEUE_NAMES } from "../queue/index.js";
 import { inBatches } from "./batches.js";
 
 /**
@@ -37,10 +37,7 @@ export async function dispatchInvoices(
         limit ${batchSize}
         for update of c skip locked`;
       for (const { id } of rows) {
-        const jobId = invoiceJobId(id);
-        const state = await queue.getJobState(jobId);
-        if (state === "failed") await queue.remove(jobId);
-        else if (state !== "unknown") continue;
+        if (!(await makeWayForJob(queue, invoiceJobId(id)))) continue;
         await enqueueInvoice(ctx.queues, { chargeId: id });
         enqueued += 1;
       }

@@ -1,6 +1,7 @@
 import { refreshClock } from "../context/index.js";
 import {
   JOB_NAMES,
+  makeWayForJob,
   type PayloadProcessor,
   QUEUE_NAMES,
   type QueueSource,
@@ -44,7 +45,7 @@ async function addAttemptJob(
   // unreachable, so the attempt was never claimed). BullMQ keeps failed jobs, ids included, for a
   // week, and adding the id again would be a silent no-op, stranding a delivery that Postgres says
   // is due. Postgres is the schedule, so the stale job makes way.
-  if ((await queue.getJobState(jobId)) === "failed") await queue.remove(jobId);
+  if (!(await makeWayForJob(queue, jobId))) return;
   await queue.add(JOB_NAMES.webhooks, webhookPayload.parse({ deliveryId }), {
     jobId,
     delay: delayMs > 0 ? delayMs : undefined,
