@@ -1,10 +1,9 @@
-import postgres from "postgres";
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
-import type { Db } from "../../../src/db/index.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { leaseCutoff } from "../../../src/scheduler/hand-out.js";
 import { runBillingTick } from "../../../src/scheduler/index.js";
 import { tickWork } from "../../../src/scheduler/tick-work.js";
 import { askForWork } from "../../../src/scheduler/work-probe.js";
+import { countingStatements } from "../../support/counted.js";
 import { createEngineHarness, type EngineHarness } from "../../support/engine.js";
 import { createSubscription } from "./fixtures.js";
 
@@ -20,21 +19,6 @@ describe("the tick's one question", () => {
   });
   afterEach(() => h?.close());
 
-  /** The harness's engine on a pool that counts the statements it sends. */
-  function counted() {
-    const count = { statements: 0 };
-    // postgres.js calls `debug` once per statement sent; with fetch_types off, connecting sends none.
-    const sql = postgres(h.database.url, {
-      max: 2,
-      fetch_types: false,
-      debug: () => {
-        count.statements += 1;
-      },
-    });
-    onTestFinished(() => sql.end());
-    return { ctx: { ...h.ctx, db: { $client: sql } as unknown as Db }, count };
-  }
-
   const ask = (sql = h.ctx.db.$client) =>
     askForWork(
       sql,
@@ -49,7 +33,7 @@ describe("the tick's one question", () => {
     );
 
   it("sends one statement when no sweep has work", async () => {
-    const { ctx, count } = counted();
+    const { ctx, count } = countingStatements(h);
     await runBillingTick(ctx); // the first also runs the hourly usage upkeep
     count.statements = 0;
 

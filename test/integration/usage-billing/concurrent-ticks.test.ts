@@ -1,9 +1,7 @@
 import { eq } from "drizzle-orm";
 import { DateTime } from "luxon";
-import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startChargeWorker } from "../../../src/charging/index.js";
-import type { Db } from "../../../src/db/index.js";
 import { subscriptions } from "../../../src/db/schema/index.js";
 import { toDecimalString } from "../../../src/money/index.js";
 import { billUsage } from "../../../src/scheduler/bill-usage.js";
@@ -14,6 +12,7 @@ import {
   scanWindow,
   usagePlans,
 } from "../../../src/usage-billing/index.js";
+import { countingStatements } from "../../support/counted.js";
 import { type ApiHarness, createApiHarness } from "../api/support.js";
 import { type CardSubscription, collections, createSubscription, replaceCard } from "../charging/fixtures.js";
 import { chargesOfKind, put, sendUsage, statusesOfKind } from "./support.js";
@@ -41,24 +40,13 @@ afterAll(() => api?.close());
 
 describe("usage billed by ticks running at once", () => {
   it("prices nothing and costs one query while no plan prices usage", async () => {
-    let statements = 0;
-    // Counts every statement billUsage sends (postgres.js calls `debug` once per query sent; with
-    // fetch_types off, a new connection sends none of its own).
-    const counting = postgres(api.h.database.url, {
-      max: 1,
-      fetch_types: false,
-      debug: () => {
-        statements += 1;
-      },
-    });
-    onTestFinished(() => counting.end());
-    const ctx = { ...api.h.ctx, db: { $client: counting } as unknown as Db };
+    const { ctx, count } = countingStatements(api.h);
     expect(await billUsage(ctx, { now: api.h.clock.now(), batchSize: 10 })).toEqual({
       chargesCreated: 0,
       chargesDispatched: 0,
       skippedRecurring: 0,
     });
-    expect(statements).toBe(1);
+    expect(count.statements).toBe(1);
   });
 
   it("charges each subscription's January usage once when two ticks run together", async () => {
