@@ -41,7 +41,7 @@ import { loadConfig } from "../src/config/index.js";
 import { withDatabase } from "../src/db/url.js";
 import { createMeter, ingestUsage, type UsageEventInput } from "../src/usage/index.js";
 import { processCpuMs } from "./bench/counters.js";
-import { pgbenchTps } from "./bench/pgbench.js";
+import { pgbenchRun } from "./bench/pgbench.js";
 import type { UsageLoadPlan, UsageLoadResult } from "./bench/usage-load.js";
 
 const env = z
@@ -189,7 +189,7 @@ async function main(): Promise<boolean> {
   const checks: [string, boolean][] = [];
   const tps =
     env.BENCH_PGBENCH_SECONDS > 0
-      ? await pgbenchTps(env.BENCH_DATABASE_URL, env.BENCH_PGBENCH_SECONDS)
+      ? (await pgbenchRun(env.BENCH_DATABASE_URL, env.BENCH_PGBENCH_SECONDS)).tps
       : undefined;
   const dbName = `billing_bench_usage_${randomBytes(5).toString("hex")}`;
   const admin = postgres(env.BENCH_DATABASE_URL, { max: 1, onnotice: () => {} });

@@ -6,12 +6,13 @@
  * simulator (POST /_sim/tokens) and writes the subscriptions with `billing import`'s service.
  *
  * Printed for the charging window (first tick to the last charge paid): charges per second; the
- * same session's `pgbench -N` tps and the ratio; CPU ms per charge of the whole machine and of each
- * process group (engine = this process + charge workers; simulator; PostgreSQL) from /proc; commits
- * per charge (pg_stat_database) and SQL statements per charge (pg_stat_statements, when the server
- * loads it; top level only); Redis commands per charge (INFO commandstats; Redis queue only); the
- * workers' peak RSS; the first tick's duration and an empty tick's (median of 9); and exactly-once
- * checks (scripts/bench/exactly-once.ts).
+ * same session's `pgbench -N` tps, the ratio, and what one pgbench transaction costs PostgreSQL;
+ * CPU ms per charge of the whole machine and of each process group (engine = this process, which
+ * ticks, + charge workers, also each alone; simulator; PostgreSQL, also in pgbench transactions)
+ * from /proc; commits per charge (pg_stat_database) and SQL statements per charge
+ * (pg_stat_statements, when the server loads it; top level only); Redis commands per charge (INFO
+ * commandstats; Redis queue only); the workers' peak RSS; the first tick's duration and an empty
+ * tick's (median of 9); and exactly-once checks (scripts/bench/exactly-once.ts).
  *
  * After that window, with every figure above already read, BENCH_LINK_SUBSCRIPTIONS customers
  * subscribe by payment link and each link is paid as a browser pays it: our link (303) → the
@@ -76,7 +77,7 @@ import {
 import { type Check, exactlyOnce } from "./bench/exactly-once.js";
 import { gatewayRate, limitGateway } from "./bench/gateway-rate.js";
 import { type LinkRun, linkChecks, payByLink } from "./bench/links.js";
-import { pgbenchTps } from "./bench/pgbench.js";
+import { pgbenchRun } from "./bench/pgbench.js";
 import {
   startSimulatorProcess,
   startWorkerProcess,
@@ -145,7 +146,7 @@ async function main() {
   const due = Math.min(env.BENCH_DUE ?? n, n);
   const pgbench = () =>
     env.BENCH_PGBENCH_SECONDS > 0
-      ? pgbenchTps(env.BENCH_DATABASE_URL, env.BENCH_PGBENCH_SECONDS)
+      ? pgbenchRun(env.BENCH_DATABASE_URL, env.BENCH_PGBENCH_SECONDS)
       : Promise.resolve(undefined);
   const ownRedis =
     env.BENCH_QUEUE === "redis" && env.BENCH_REDIS_URL === undefined ? await startBenchRedis() : undefined;
@@ -262,7 +263,7 @@ async function main() {
     }
 
     // Right before the window, on the same server, once everything is seeded and started.
-    const pgbenchBefore = await pgbench();
+    const pgbenchFirst = await pgbench();
     const workerCpu = () =>
       Promise.all(workerProcesses.map((w) => processCpuMs(w.child.pid))).then((all) =>
         all.reduce<number>((sum, ms) => sum + (ms ?? 0), 0),
@@ -329,7 +330,15 @@ async function main() {
     await database.close();
     databaseOpen = false;
     const after = { ...cpuAfter, pg: await pgCounters(admin, dbName), redis: await redisCommands(redis) };
-    const pgbenchAfter = await pgbench();
+    const pgbenchLast = await pgbench();
+    const pgbenchBefore = pgbenchFirst?.tps;
+    const pgbenchAfter = pgbenchLast?.tps;
+    const pgbenchCpu = [pgbenchFirst, pgbenchLast].flatMap((r) =>
+      r?.postgresCpuMsPerTransaction === undefined ? [] : [r.postgresCpuMsPerTransaction],
+    );
+    // What one pgbench transaction costs PostgreSQL here, to read its CPU per charge against.
+    const pgbenchCpuMs =
+      pgbenchCpu.length > 0 ? pgbenchCpu.reduce((a, b) => a + b, 0) / pgbenchCpu.length : undefined;
     // The ratio is to the mean of the two: the machine may have changed during the window.
     const baseline =
       pgbenchBefore === undefined || pgbenchAfter === undefined
@@ -338,7 +347,10 @@ async function main() {
 
     const perCharge = (a: number | undefined, b: number | undefined, digits = 2) =>
       a === undefined || b === undefined ? "n/a" : ((a - b) / paidCount).toFixed(digits);
-    const engineCpuMs = (self.user + self.system) / 1000 + (workerCpuAfter - before.workers);
+    // This process runs the ticks (and, with BENCH_WORKERS=0, the worker); the rest is the workers'.
+    const tickCpuMs = (self.user + self.system) / 1000;
+    const workersCpuMs = workerCpuAfter - before.workers;
+    const engineCpuMs = tickCpuMs + workersCpuMs;
     const checkDb = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     const checks: Check[] = [];
     let links: LinkRun | undefined;
@@ -415,8 +427,11 @@ async function main() {
       ratio: baseline ? Number((rate / baseline).toFixed(3)) : null,
       machine_cpu_ms: perCharge(after.machine, before.machine),
       engine_cpu_ms: (engineCpuMs / paidCount).toFixed(2),
+      engine_tick_cpu_ms: (tickCpuMs / paidCount).toFixed(2),
+      engine_workers_cpu_ms: (workersCpuMs / paidCount).toFixed(2),
       simulator_cpu_ms: perCharge(after.sim, before.sim),
       postgres_cpu_ms: perCharge(cpuSince(postgresAfter, before.postgres), 0),
+      pgbench_postgres_cpu_ms: pgbenchCpuMs === undefined ? null : Number(pgbenchCpuMs.toFixed(3)),
       statements: perCharge(after.pg.statements, before.pg.statements),
       commits: perCharge(after.pg.commits, before.pg.commits, 3),
       redis_commands: perCharge(after.redis, before.redis),
@@ -439,8 +454,8 @@ async function main() {
         `per worker:           ${env.BENCH_CONCURRENCY} jobs of ${env.BENCH_BATCH} charges, ${env.BENCH_IN_FLIGHT} calls in flight; gateway latency +${env.BENCH_LATENCY_MS} ms`,
         `charges paid:         ${paidCount} in ${seconds.toFixed(2)} s`,
         `charges per second:   ${figures.charges_per_second}`,
-        `pgbench -N tps:       ${baseline ? `${pgbenchBefore!.toFixed(0)} before, ${pgbenchAfter!.toFixed(0)} after the window (ratio ${figures.ratio} to their mean)` : "skipped"}`,
-        `CPU ms per charge:    machine ${figures.machine_cpu_ms}, engine ${figures.engine_cpu_ms}, simulator ${figures.simulator_cpu_ms}, postgres ${figures.postgres_cpu_ms}`,
+        `pgbench -N tps:       ${baseline ? `${pgbenchBefore!.toFixed(0)} before, ${pgbenchAfter!.toFixed(0)} after the window (ratio ${figures.ratio} to their mean)${pgbenchCpuMs === undefined ? "" : `; PostgreSQL CPU ${pgbenchCpuMs.toFixed(3)} ms a transaction`}` : "skipped"}`,
+        `CPU ms per charge:    machine ${figures.machine_cpu_ms}, engine ${figures.engine_cpu_ms} (this process ${figures.engine_tick_cpu_ms}, workers ${figures.engine_workers_cpu_ms}), simulator ${figures.simulator_cpu_ms}, postgres ${figures.postgres_cpu_ms}${pgbenchCpuMs === undefined || figures.postgres_cpu_ms === "n/a" ? "" : ` (${(Number(figures.postgres_cpu_ms) / pgbenchCpuMs).toFixed(1)} pgbench transactions)`}`,
         `per charge:           ${figures.statements} statements${after.pg.statements === undefined ? " (pg_stat_statements not loaded)" : ""}, ${figures.commits} commits, ${figures.redis_commands} Redis commands`,
         rssLine,
         `ticks:                first ${figures.first_tick_ms} ms (billed and handed out ${due}), empty ${figures.empty_tick_ms} ms (median of ${EMPTY_TICKS} after a first)`,

@@ -37,6 +37,28 @@ export async function processCpuMs(pid: number | undefined): Promise<number | un
 }
 
 /**
+ * CPU ms of a process and of its children that have exited and been waited for: for PostgreSQL's
+ * postmaster, every backend that has come and gone (a pgbench run's), which /proc no longer lists.
+ */
+export async function reapedCpuMs(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+    return (ticks * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The parent of a process (a backend's parent is the postmaster). */
+export async function parentPid(pid: number): Promise<number | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
+  if (stat === undefined) return undefined;
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
+
+/**
  * CPU ms of the PostgreSQL processes that work for this run, by pid: the backends of `database`
  * (their title names it) and the server's own processes (checkpointer, WAL writer, …: no database
  * in their title), but not other databases' backends on a shared server. Read while the backends
