@@ -65,9 +65,7 @@ export const charges = pgTable(
     quantity: integer("quantity").notNull().default(1),
     /** A usage charge billed before its period closed (progressive billing): 1, 2, … per period. */
     usagePart: integer("usage_part"),
-    planChangeId: uuid("plan_change_id")
-      .unique("charges_plan_change_key")
-      .references(() => planChanges.id),
+    planChangeId: uuid("plan_change_id").references(() => planChanges.id),
     /** Taken off the price by a coupon; with its percent when the coupon is a percentage. */
     discountMinor: amountMinor("discount_minor").notNull().default(0),
     discountPercent: integer("discount_percent"),
@@ -82,7 +80,7 @@ export const charges = pgTable(
     lastDeclineCode: text("last_decline_code"),
     lastDeclineDescription: text("last_decline_description"),
     paidAt: timestamptz("paid_at"),
-    paidTransactionId: text("paid_transaction_id").unique("charges_paid_transaction_key"),
+    paidTransactionId: text("paid_transaction_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -97,6 +95,12 @@ export const charges = pgTable(
       .on(t.subscriptionId, t.periodStart, t.usagePart)
       .where(sql`${t.usagePart} is not null`),
     index("charges_subscription_idx").on(t.subscriptionId),
+    // Unique where set: partial, because most charges never have one, and every version of a
+    // charge (created, claimed, settled) would otherwise add a NULL entry to each index.
+    uniqueIndex("charges_plan_change_key").on(t.planChangeId).where(sql`${t.planChangeId} is not null`),
+    uniqueIndex("charges_paid_transaction_key")
+      .on(t.paidTransactionId)
+      .where(sql`${t.paidTransactionId} is not null`),
     index("charges_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`${t.status} in ('scheduled', 'retrying') and ${t.nextAttemptAt} is not null`),
@@ -183,7 +187,7 @@ export const chargeAttempts = pgTable(
     checkoutUrl: text("checkout_url"),
     /** The customer asked the checkout to save the card (v1 save_token) for automatic payments. */
     saveCard: boolean("save_card").notNull().default(false),
-    gatewayTransactionId: text("gateway_transaction_id").unique("charge_attempts_gateway_transaction_key"),
+    gatewayTransactionId: text("gateway_transaction_id"),
     authCode: text("auth_code"),
     declineCode: text("decline_code"),
     declineDescription: text("decline_description"),
@@ -196,6 +200,10 @@ export const chargeAttempts = pgTable(
   },
   (t) => [
     unique("charge_attempts_charge_attempt_number_key").on(t.chargeId, t.attemptNumber),
+    // Partial for the reason given on charges: an attempt is recorded before it has one.
+    uniqueIndex("charge_attempts_gateway_transaction_key")
+      .on(t.gatewayTransactionId)
+      .where(sql`${t.gatewayTransactionId} is not null`),
     uniqueIndex("charge_attempts_one_open_per_charge")
       .on(t.chargeId)
       .where(sql`${t.status} in ('in_flight', 'unknown')`),
