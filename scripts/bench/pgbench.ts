@@ -51,7 +51,7 @@ export async function pgbenchRun(maintenanceUrl: string, seconds: number): Promi
     ]);
     const tps = /tps = ([\d.]+)/.exec(stdout)?.[1];
     if (!tps) throw new Error(`pgbench printed no tps:\n${stdout}`);
-    const cpuAfter = postmaster === undefined ? undefined : await reapedCpuMs(postmaster);
+    const cpuAfter = postmaster === undefined ? undefined : await reapedOnce(admin, name, postmaster);
     const transactions = Number(/actually processed: (\d+)/.exec(stdout)?.[1] ?? Number.NaN);
     const postgresCpuMsPerTransaction =
       cpuBefore === undefined || cpuAfter === undefined || !(transactions > 0)
@@ -62,4 +62,22 @@ export async function pgbenchRun(maintenanceUrl: string, seconds: number): Promi
     await admin`drop database if exists ${admin(name)} with (force)`;
     await admin.end();
   }
+}
+
+/**
+ * The postmaster's count once pgbench's backends are gone and reaped: they exit after pgbench does,
+ * and the postmaster adds their CPU when it waits for them, so it is read until it stops changing.
+ */
+async function reapedOnce(admin: postgres.Sql, database: string, postmaster: number) {
+  const deadline = performance.now() + 5_000;
+  let last: number | undefined;
+  while (performance.now() < deadline) {
+    const [{ left } = { left: 0 }] = await admin<{ left: number }[]>`
+      select count(*)::int as left from pg_stat_activity where datname = ${database}`;
+    const now = await reapedCpuMs(postmaster);
+    if (left === 0 && now !== undefined && now === last) return now;
+    last = now;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
 }
