@@ -8,7 +8,9 @@ import { buildWebhookBody } from "./webhook-body.js";
 /**
  * Appends many facts to the event log in a few statements whatever their number: the events as one
  * multi-row insert, then the outbox deliveries of the webhook-worthy ones crossed with every enabled
- * endpoint in one INSERT … SELECT (no per-event endpoint lookup), then what the customer gets
+ * endpoint in one INSERT … SELECT (no per-event endpoint lookup; none at all, and no body built,
+ * when the insert's own answer says no endpoint is enabled, as outbox.ts's one-event form skips
+ * them), then what the customer gets
  * (customer-outbox.ts: one statement per kind of document or message present). Call it inside the transaction
  * that makes the changes, exactly as recordEvent (record.ts), which stays the one-event form.
  *
@@ -19,7 +21,7 @@ import { buildWebhookBody } from "./webhook-body.js";
 export async function recordEvents(sql: SqlRunner, inputs: readonly EventInput[]): Promise<number[]> {
   if (inputs.length === 0) return [];
   const column = <T>(pick: (input: EventInput) => T) => inputs.map(pick);
-  const rows = await sql<{ id: string }[]>`
+  const rows = await sql<{ id: string; hooks: boolean }[]>`
     insert into events (type, actor, occurred_at, subscription_id, customer_id, charge_id, data)
     select e.type, e.actor, e.occurred_at::timestamptz, e.subscription_id::uuid, e.customer_id::uuid,
            e.charge_id::uuid, e.data::jsonb
@@ -30,13 +32,14 @@ export async function recordEvents(sql: SqlRunner, inputs: readonly EventInput[]
       ${column((i) => i.chargeId ?? null)}::text[], ${column((i) => JSON.stringify(i.data ?? {}))}::text[]
     ) with ordinality as e(type, actor, occurred_at, subscription_id, customer_id, charge_id, data, ord)
     order by e.ord
-    returning id`;
+    returning id, (select exists (select 1 from webhook_endpoints where enabled)) as hooks`;
   const ids = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
   if (ids.length !== inputs.length) throw new Error(`${inputs.length} events sent, ${ids.length} recorded`);
 
+  const hooks = rows[0]?.hooks === true;
   const outbox = inputs.flatMap((input, index) => {
     const { type } = input;
-    if (!isWebhookEventType(type)) return [];
+    if (!hooks || !isWebhookEventType(type)) return [];
     const id = ids[index] as number;
     return [
       { id, type, due: input.occurredAt.toUTC().toISO(), body: buildWebhookBody({ ...input, id, type }) },

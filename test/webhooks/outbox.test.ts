@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { DateTime } from "luxon";
+import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { EVENT_TYPES, isWebhookEventType, recordEvent, recordEvents } from "../../src/events/index.js";
@@ -241,6 +242,30 @@ describe("recordEvents, the many-event form", () => {
     });
     expect(await listDeliveries(t.db, { eventId: ids[0]! })).toHaveLength(0);
     expect(await listDeliveries(t.db, { eventId: ids[2]! })).toHaveLength(1);
+  });
+
+  it("sends no delivery statement when no endpoint is enabled, and still records the events", async () => {
+    const { customer } = await seedCustomerAndPlan(t.db);
+    const disabled = await createWebhookEndpoint(webhookTestContext(t.db), {
+      url: "https://merchant.example/off",
+    });
+    await disableWebhookEndpoint(t.db, disabled.id);
+    const sent: string[] = [];
+    const pool = postgres(t.url, { max: 1, debug: (_c, query) => sent.push(query) });
+    try {
+      const before = await counts();
+      const ids = await pool.begin((tx) =>
+        recordEvents(tx, [
+          { type: EVENT_TYPES.chargeSucceeded, actor: "gateway", occurredAt, customerId: customer.id },
+          { type: EVENT_TYPES.chargeFailed, actor: "gateway", occurredAt, data: { attempt: 2 } },
+        ]),
+      );
+      expect(ids).toHaveLength(2);
+      expect(await counts()).toEqual({ events: before.events + 2, deliveries: before.deliveries });
+      expect(sent.filter((query) => query.includes("webhook_deliveries"))).toEqual([]);
+    } finally {
+      await pool.end();
+    }
   });
 
   it("records nothing for an empty list", async () => {
