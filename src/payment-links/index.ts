@@ -2,7 +2,7 @@
 export { type ReturnOutcome, settleCheckoutOrder, settleCheckoutReturn } from "./checkout-return.js";
 export { type LinkFacts, type LinkView, openPaymentLink, paymentLinkFacts } from "./open-link.js";
 export { acceptPayByLink, payByLinkOffer } from "./pay-by-link-offer.js";
-export { type LinkSweep, linksDue, MAX_LINK_STEPS_PER_TICK, remindPaymentLinks } from "./remind-links.js";
+export { type LinkSweep, linksDue, MAX_LINK_STEPS_PER_RUN, remindPaymentLinks } from "./remind-links.js";
 export { type CheckoutOutcome, settleCheckout } from "./settle-checkout.js";
 export { type SubscriptionDue, subscriptionDue } from "./subscription-due.js";
 export {

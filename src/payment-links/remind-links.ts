@@ -16,8 +16,9 @@ import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
 import { settleCheckout } from "./settle-checkout.js";
 
 /**
- * Rule: reminders instead of retries. Run by the billing tick over links whose next step has come
- * (payment_links.next_reminder_at on the billing clock), in one bounded batch:
+ * Rule: reminders instead of retries. Run by the status checks' worker, which the billing tick
+ * hands the `links` check once links' next step has come (payment_links.next_reminder_at on the
+ * billing clock), over them in one bounded batch:
  * - a link whose charge left awaiting_payment (paid, ended, back on the card) stops;
  * - an open checkout is asked about first (settle-checkout.ts): the customer may have paid it and
  *   the return and webhook never reached us; the gateway not answering leaves the link due;
@@ -27,13 +28,13 @@ import { settleCheckout } from "./settle-checkout.js";
  *   the policy's terminal action exactly as for cards: the charge uncollectible (the tick then
  *   invoices it), the subscription unpaid or canceled, an open checkout superseded and watched.
  * Each step is a compare-and-set on reminders_sent under the subscription and charge locks, so
- * overlapping ticks send one reminder and end a charge once.
+ * overlapping runs send one reminder and end a charge once.
  *
  * `holdEnds` (the gateway circuit breaker is open): checkouts are still asked about and reminders
  * still go, but no charge is ended: the customer may have found the gateway unable to take the
  * payment, which is no reason to condemn them; the link stays due and ends once collection resumes.
  */
-export const MAX_LINK_STEPS_PER_TICK = 200;
+export const MAX_LINK_STEPS_PER_RUN = 200;
 const ACTOR = "payment-links";
 
 type Ctx = Pick<
@@ -69,7 +70,7 @@ export async function remindPaymentLinks(
       a.id as attempt_id, a.order_id, a.attempt_number, a.save_card
     ${linksDue(ctx.db.$client, now)}
     order by l.next_reminder_at, l.charge_id
-    limit ${Math.min(options.batchSize, MAX_LINK_STEPS_PER_TICK)}`;
+    limit ${Math.min(options.batchSize, MAX_LINK_STEPS_PER_RUN)}`;
   for (const row of due) {
     if (row.status !== "awaiting_payment") {
       await ctx.db

@@ -35,7 +35,7 @@ export const webhookPayload = z.object({ deliveryId: z.uuid() });
 export const messagePayload = z.object({ messageId: z.uuid() });
 
 /** The sweeps that ask the gateway about money already sent, which the tick hands to a worker. */
-export const STATUS_CHECKS = ["refunds", "late-payments", "duplicates", "enrollments"] as const;
+export const STATUS_CHECKS = ["refunds", "late-payments", "duplicates", "enrollments", "links"] as const;
 export type StatusCheck = (typeof STATUS_CHECKS)[number];
 
 export const statusCheckPayload = z.object({ check: z.enum(STATUS_CHECKS) });

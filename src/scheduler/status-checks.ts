@@ -1,7 +1,9 @@
+import { collectionPaused } from "../breaker/index.js";
 import { defaultQuietPeriodMs } from "../charging/index.js";
 import { type EngineContext, refreshClock } from "../context/index.js";
 import { sweepPendingEnrollments } from "../enrollment/index.js";
 import { checkLatePayments, refundDuplicates } from "../late-payments/index.js";
+import { remindPaymentLinks } from "../payment-links/index.js";
 import {
   type BillingWorker,
   enqueueStatusCheck,
@@ -15,7 +17,9 @@ import { dispatchRefunds } from "./dispatch-refunds.js";
 /**
  * Rule: the sweeps that ask the gateway about money already sent run in a worker, not in the tick:
  * refunds left open (dispatch-refunds.ts), attempts due a late check, duplicate payments to refund
- * (late-payments/) and enrolments left pending (enrollment/). Each makes a gateway call per row,
+ * (late-payments/), enrolments left pending (enrollment/) and payment links due their next step,
+ * whose open checkout is asked about before a reminder (payment-links/; while the breaker is open
+ * it reminds but ends no charge, read here as it runs). Each makes a gateway call per row,
  * so a slow gateway would otherwise hold up billing and dispatching for every call of the batch.
  * The tick hands a check out when its one question finds work for it (tick.ts); the job id keeps
  * one per check waiting at a time (queue/enqueue.ts). A check reads its rows from PostgreSQL when it
@@ -32,6 +36,9 @@ export interface StatusCheckCounts {
   duplicatesRefunded: number;
   /** Enrolments left pending past ENROLLMENT_PENDING_HOURS that were settled, expired or failed. */
   enrollmentsSwept: number;
+  /** Payment links sent again, and charges by link whose reminders ran out unpaid. */
+  linkReminders: number;
+  linksEnded: number;
 }
 
 export const NO_CHECKS: StatusCheckCounts = {
@@ -40,9 +47,14 @@ export const NO_CHECKS: StatusCheckCounts = {
   latePaymentsFound: 0,
   duplicatesRefunded: 0,
   enrollmentsSwept: 0,
+  linkReminders: 0,
+  linksEnded: 0,
 };
 
-type Ctx = Pick<EngineContext, "db" | "clock" | "gateway" | "vault" | "logger" | "config">;
+type Ctx = Pick<
+  EngineContext,
+  "db" | "clock" | "gateway" | "vault" | "logger" | "config" | "publicUrl" | "dunning"
+>;
 
 export async function runStatusCheck(ctx: Ctx, check: StatusCheck): Promise<StatusCheckCounts> {
   const batchSize = ctx.config.BILLING_BATCH_SIZE;
@@ -66,6 +78,11 @@ export async function runStatusCheck(ctx: Ctx, check: StatusCheck): Promise<Stat
     case "enrollments": {
       const swept = await sweepPendingEnrollments(ctx, { batchSize });
       return { ...NO_CHECKS, enrollmentsSwept: swept.settled + swept.expired + swept.failed };
+    }
+    case "links": {
+      const holdEnds = await collectionPaused(ctx.db.$client);
+      const links = await remindPaymentLinks(ctx, { batchSize, holdEnds });
+      return { ...NO_CHECKS, linkReminders: links.reminded, linksEnded: links.ended };
     }
   }
 }

@@ -1,6 +1,5 @@
 import { defaultQuietPeriodMs } from "../charging/index.js";
 import type { EngineContext } from "../context/index.js";
-import { remindPaymentLinks } from "../payment-links/index.js";
 import { applyScheduledPlanChanges } from "../plan-changes/index.js";
 import { STATUS_CHECKS, type StatusCheck } from "../queue/index.js";
 import { billDueSubscriptions } from "./bill-due-subscriptions.js";
@@ -35,16 +34,17 @@ import { askForWork } from "./work-probe.js";
  *      reconciled;
  *   5. enqueue the invoice of uncollectible charges that have none, or whose invoice is pending;
  *   6. enqueue the stop of every live card of a canceled subscription that nothing live charges;
- *   7–9. hand to the status-check worker (status-checks.ts) each check that has work: refunds
+ *   7–10. hand to the status-check worker (status-checks.ts) each check that has work: refunds
  *      left requested or unknown past the quiet period, reconciled from CheckStatus; attempts closed
  *      as "not found" due a late check, and any payment the gateway took late; duplicate payments
  *      without a live refund (late-payments/); enrolments pending past ENROLLMENT_PENDING_HOURS;
- *  10. take the next step of payment links that are due: a reminder, or the dunning policy's
- *      terminal action once reminders ran out (payment-links/).
+ *      payment links due their next step: a reminder, or the dunning policy's terminal action once
+ *      reminders ran out (payment-links/).
  *
  * While the gateway circuit breaker is open (breaker/) the tick stops what takes money or condemns
  * someone, until an operator resumes collection: nothing is billed or handed out to be charged
- * (0–3), no invoice is created (5), no card stopped (6), no payment link's collection ended (10).
+ * (0–3), no invoice is created (5), no card stopped (6), no payment link's collection ended (10,
+ * held by the check itself).
  * Every read goes on, and so does the refund of a duplicate: charges with an open attempt are
  * reconciled (4: their job asks CheckStatus and sends nothing new), refunds reconciled (7), late
  * payments found, applied and their duplicates refunded (8), enrolments settled (9), payment links'
@@ -86,9 +86,6 @@ export interface TickResult {
   subscriptionsCanceled: number;
   /** Status checks that found work, each now with a job for their worker (status-checks.ts). */
   statusChecks: StatusCheck[];
-  /** Payment links sent again, and charges by link whose reminders ran out unpaid. */
-  linkReminders: number;
-  linksEnded: number;
   /** The gateway circuit breaker is open: only reads and refunds of duplicates ran (breaker/). */
   paused: boolean;
 }
@@ -108,7 +105,6 @@ const HELD_STEPS: ReadonlySet<string> = new Set([
 const NO_BILLING = { chargesCreated: 0, chargesDispatched: 0, subscriptionsCanceled: 0 } as const;
 const NO_USAGE = { chargesCreated: 0, chargesDispatched: 0 } as const;
 const NO_PARTS = { partsCreated: 0, partsDispatched: 0 } as const;
-const NO_LINKS = { reminded: 0, ended: 0, paid: 0 } as const;
 
 export const DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION = 12;
 
@@ -164,7 +160,6 @@ export async function runBillingTick(
   const invoicesEnqueued = run("invoices") ? await dispatchInvoices(ctx, { batchSize }) : 0;
   const tokenDeactivationsEnqueued = run("cards") ? await dispatchTokenDeactivations(ctx, { batchSize }) : 0;
   const statusChecks = await handOutStatusChecks(ctx, STATUS_CHECKS.filter(run));
-  const links = run("links") ? await remindPaymentLinks(ctx, { batchSize, holdEnds: paused }) : NO_LINKS;
   const result: TickResult = {
     chargesCreated: billing.chargesCreated + usage.chargesCreated + parts.partsCreated,
     chargesEnqueued:
@@ -174,8 +169,6 @@ export async function runBillingTick(
     tokenDeactivationsEnqueued,
     subscriptionsCanceled: billing.subscriptionsCanceled,
     statusChecks,
-    linkReminders: links.reminded,
-    linksEnded: links.ended,
     paused,
   };
   ctx.logger.debug({ component: "scheduler", now: now.toISO(), ...result }, "billing tick");

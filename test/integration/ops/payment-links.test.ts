@@ -6,8 +6,8 @@ import { processChargeBatch } from "../../../src/charging/index.js";
 import { charges } from "../../../src/db/schema/index.js";
 import { type SnakeCased, snakeJson } from "../../../src/http/ops/snake-json.js";
 import { type OpsSnapshot, opsReader, paymentLinkFigures, presetRange } from "../../../src/ops/index.js";
-import { runBillingTick } from "../../../src/scheduler/index.js";
 import type { EngineHarness } from "../../support/engine.js";
+import { tickAndCheck } from "../../support/tick.js";
 import { CARDS as CARD_FIXTURES, createSubscription } from "../charging/fixtures.js";
 import { type EnrollmentWorld, startEnrollmentWorld } from "../enrollment/support.js";
 import {
@@ -73,7 +73,7 @@ describe("the ops dashboard on collection by payment link", () => {
 
     // Day 2: a reminder for each link still unpaid; then one of them is paid.
     h.clock.advance("P1D");
-    expect(await runBillingTick(h.ctx, { batchSize: 10 })).toMatchObject({ linkReminders: 3 });
+    expect(await tickAndCheck(h.ctx, { batchSize: 10 })).toMatchObject({ linkReminders: 3 });
     await payLink(w, links.afterReminder);
     expect(await chargeRow(h, ids.afterReminder)).toMatchObject({ status: "paid" });
     expect((await linkRow(h, ids.afterReminder))?.remindersSent).toBe(1);

@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { resumeCollection } from "../../../src/breaker/index.js";
-import { runBillingTick } from "../../../src/scheduler/index.js";
+import { tickAndCheck } from "../../support/tick.js";
 import { subscriptionOf } from "../enrollment/support.js";
 import { chargeRow, dueLinkCharge, eachWorld, linkRow, subscribeByLink } from "./support.js";
 
@@ -25,7 +25,7 @@ describe("payment links while the circuit breaker is open", () => {
     let ended = 0;
     for (const day of [1, 3, 5, 7, 9]) {
       h.clock.set(sentAt.plus({ days: day }));
-      const tick = await runBillingTick(h.ctx, { batchSize: 10 });
+      const tick = await tickAndCheck(h.ctx, { batchSize: 10 });
       expect(tick.paused).toBe(true);
       ended += tick.linksEnded;
     }
@@ -35,7 +35,7 @@ describe("payment links while the circuit breaker is open", () => {
     expect((await subscriptionOf(h, sub.subscriptionId)).status).toBe("past_due");
 
     await resumeCollection(h.ctx, { actor: "test" });
-    expect(await runBillingTick(h.ctx, { batchSize: 10 })).toMatchObject({ paused: false, linksEnded: 1 });
+    expect(await tickAndCheck(h.ctx, { batchSize: 10 })).toMatchObject({ paused: false, linksEnded: 1 });
     expect((await chargeRow(h, charge.id)).status).toBe("uncollectible");
     expect((await subscriptionOf(h, sub.subscriptionId)).status).toBe("unpaid");
   });

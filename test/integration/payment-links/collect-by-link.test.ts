@@ -1,7 +1,6 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { cancelSubscription } from "../../../src/cancellation/index.js";
-import { runBillingTick } from "../../../src/scheduler/index.js";
 import { tickAndCheck } from "../../support/tick.js";
 import { eventsOf, follow, pay, subscriptionOf } from "../enrollment/support.js";
 import {
@@ -84,7 +83,7 @@ describe("collection by payment link", () => {
     expect((await attemptsOf(h, charge.id)).map((a) => a.status)).toEqual(["declined"]);
 
     h.clock.advance("P1D");
-    expect(await runBillingTick(h.ctx, { batchSize: 10 })).toMatchObject({ linkReminders: 1 });
+    expect(await tickAndCheck(h.ctx, { batchSize: 10 })).toMatchObject({ linkReminders: 1 });
     expect((await subscriptionOf(h, sub.subscriptionId)).status).toBe("past_due");
     expect(await linkRow(h, charge.id)).toMatchObject({ remindersSent: 1 });
     const reminder = (await eventsOf(h, sub.subscriptionId)).find(
@@ -167,7 +166,7 @@ describe("collection by payment link", () => {
     const sentAt = DateTime.fromJSDate((await linkRow(h, charge.id))!.sentAt);
     for (const day of [1, 3, 5, 7, 9]) {
       h.clock.set(sentAt.plus({ days: day }));
-      await runBillingTick(h.ctx, { batchSize: 10 });
+      await tickAndCheck(h.ctx, { batchSize: 10 });
     }
     expect((await chargeRow(h, charge.id)).status).toBe("uncollectible");
     expect((await linkRow(h, charge.id))?.remindersSent).toBe(4);
