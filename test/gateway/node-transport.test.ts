@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTransport, type GatewayRequest } from "../../src/gateway/http.js";
 import { GatewayUnavailableError } from "../../src/gateway/index.js";
 import { createNodeSender, type NodeSender } from "../../src/gateway/node-transport.js";
@@ -171,14 +171,20 @@ describe("failures without a reply", () => {
 
   it("knows a request still waiting for a socket at the timeout reached nobody", async () => {
     handler = () => {};
-    const send = transport({ maxSockets: 1 });
-    const first = failure(send(getNewPayment()));
-    const second = failure(send(getNewPayment()));
-    expect(await first).toMatchObject({ code: "timeout", outcomeUnknown: true });
-    const queued = await second;
+    transport({ maxSockets: 1 });
+    // The first call holds the only socket well past the second's timeout, so the second is still
+    // queued in the agent when its timer fires, however late the loaded machine runs it.
+    const holding = createTransport({ send: sender.send, timeoutMs: 60_000, logger: silentLogger });
+    const first = failure(holding(getNewPayment()));
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    const queued = await failure(
+      createTransport({ send: sender.send, timeoutMs: TIMEOUT_MS, logger: silentLogger })(getNewPayment()),
+    );
     expect(queued).toMatchObject({ code: "network_error", retryable: true, outcomeUnknown: false });
     expect(queued.description).toContain("GATEWAY_CONNECT_TIMEOUT");
     expect(seen).toHaveLength(1);
+    for (const socket of sockets) socket.destroy();
+    expect(await first).toMatchObject({ outcomeUnknown: true });
   });
 
   it("counts a socket destroyed after the request was read as sent, outcome unknown", async () => {
