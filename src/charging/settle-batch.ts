@@ -1,7 +1,7 @@
 import type { DateTime } from "luxon";
 import { type AttemptOutcome, explainDecline } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
-import type { SqlTx } from "../db/index.js";
+import { pgTimestamp, type SqlTx } from "../db/index.js";
 import { type ChargeAttemptOutcome, countChargeAttempt } from "../metrics/index.js";
 import {
   afterDecision,
@@ -100,7 +100,7 @@ async function settleIn(
   );
   if (settleable.length === 0) return new Map();
 
-  const at = now.toUTC().toISO();
+  const at = pgTimestamp(now);
   const columns = settleable.map(([, input]) => attemptColumns(input.report));
   const settledIds = await tx<{ id: string }[]>`
     update charge_attempts a set
@@ -256,7 +256,7 @@ function resultOf(input: OutcomeInput, decision: DecidedOutcome): ChargeResult {
         chargeId,
         attemptNumber: attempt.attemptNumber,
         chargeStatus: result.chargeState,
-        nextAttemptAt: result.nextAttemptAt?.toUTC().toISO() ?? null,
+        nextAttemptAt: result.nextAttemptAt ? pgTimestamp(result.nextAttemptAt) : null,
         description: report.description,
       };
     case "rejected":

@@ -1,5 +1,5 @@
 import type { DateTime } from "luxon";
-import type { SqlTx } from "../db/index.js";
+import { pgTimestamp, type SqlTx } from "../db/index.js";
 import { recordEvents } from "../events/index.js";
 import type { DecidedOutcome } from "./decide-outcome.js";
 import type { SubscriptionPatch } from "./subscription-patch.js";
@@ -12,7 +12,7 @@ import type { SubscriptionPatch } from "./subscription-patch.js";
  * a one-row update that does not set it. Several decisions touching one subscription were made in
  * order, each seeing the previous (afterDecision); their patches are merged in that order.
  */
-const iso = (instant: DateTime | null | undefined) => instant?.toUTC().toISO() ?? null;
+const iso = (instant: DateTime | null | undefined) => (instant ? pgTimestamp(instant) : null);
 
 export async function writeOutcomes(tx: SqlTx, decisions: readonly DecidedOutcome[]): Promise<void> {
   if (decisions.length === 0) return;

@@ -19,4 +19,4 @@ export {
   type MigrateResult,
   migrateDatabase,
 } from "./migrate.js";
-export { pgInstant, pgInstantOrNull, pgInteger } from "./values.js";
+export { pgInstant, pgInstantOrNull, pgInteger, pgTimestamp } from "./values.js";

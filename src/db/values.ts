@@ -39,6 +39,21 @@ function parsedByLuxon(text: string): DateTime {
   return instant.toUTC();
 }
 
+/** The instants of years 0–9999 (0000-01-01 to 9999-12-31 UTC), which Date writes as luxon does. */
+const FOUR_DIGIT_YEARS = { from: -62_167_219_200_000, to: 253_402_300_799_999 };
+
+/**
+ * An instant as the UTC ISO text a timestamptz parameter takes, exactly luxon's
+ * `toUTC().toISO()`: the hot path writes several per charge, and Date's ISO form costs a fifth of
+ * luxon's (no zone conversion, no locale). Years outside 0–9999 and invalid instants take luxon's
+ * path, whose text differs there.
+ */
+export function pgTimestamp(instant: DateTime): string {
+  const ms = instant.toMillis();
+  if (ms >= FOUR_DIGIT_YEARS.from && ms <= FOUR_DIGIT_YEARS.to) return new Date(ms).toISOString();
+  return instant.toUTC().toISO() as string;
+}
+
 export function pgInstantOrNull(text: string | null): DateTime | null {
   return text === null ? null : pgInstant(text);
 }

@@ -1,6 +1,6 @@
 import type { DateTime } from "luxon";
 import type { MessageKind } from "../billing/index.js";
-import type { SqlRunner } from "../db/index.js";
+import { pgTimestamp, type SqlRunner } from "../db/index.js";
 
 /**
  * What the customer gets from an event, written by the transaction that records it (as webhook
@@ -60,7 +60,7 @@ export async function addCustomerOutbox(sql: SqlRunner, events: readonly OutboxE
   for (const event of events) {
     const kind = MESSAGE_OF[event.type];
     if (!kind) continue;
-    const at = event.occurredAt.toUTC().toISO() as string;
+    const at = pgTimestamp(event.occurredAt);
     if (kind === "receipt" && event.chargeId && !paid.has(event.chargeId)) paid.set(event.chargeId, at);
     const refundId = returnedRefundId(event);
     if (REFUND_EVENTS.has(event.type) && !refundId) continue;
@@ -146,7 +146,7 @@ async function addMessages(
       ${column((m) => m.event.customerId ?? null)}::text[],
       ${column((m) => m.event.subscriptionId ?? null)}::text[],
       ${column((m) => m.event.chargeId ?? null)}::text[],
-      ${column((m) => m.event.occurredAt.toUTC().toISO())}::text[]
+      ${column((m) => pgTimestamp(m.event.occurredAt))}::text[]
     ) as m(event_id, kind, customer_id, subscription_id, charge_id, due)
     join customers c on c.id = coalesce(
       m.customer_id::uuid,

@@ -1,4 +1,4 @@
-import type { SqlRunner } from "../db/index.js";
+import { pgTimestamp, type SqlRunner } from "../db/index.js";
 import { entitlementChanges } from "../entitlements/changed-events.js";
 import { addCustomerOutbox } from "./customer-outbox.js";
 import type { EventInput } from "./record.js";
@@ -27,7 +27,7 @@ export async function recordEvents(sql: SqlRunner, inputs: readonly EventInput[]
            e.charge_id::uuid, e.data::jsonb
     from unnest(
       ${column((i) => i.type)}::text[], ${column((i) => i.actor)}::text[],
-      ${column((i) => i.occurredAt.toUTC().toISO())}::text[],
+      ${column((i) => pgTimestamp(i.occurredAt))}::text[],
       ${column((i) => i.subscriptionId ?? null)}::text[], ${column((i) => i.customerId ?? null)}::text[],
       ${column((i) => i.chargeId ?? null)}::text[], ${column((i) => JSON.stringify(i.data ?? {}))}::text[]
     ) with ordinality as e(type, actor, occurred_at, subscription_id, customer_id, charge_id, data, ord)
@@ -41,9 +41,7 @@ export async function recordEvents(sql: SqlRunner, inputs: readonly EventInput[]
     const { type } = input;
     if (!hooks || !isWebhookEventType(type)) return [];
     const id = ids[index] as number;
-    return [
-      { id, type, due: input.occurredAt.toUTC().toISO(), body: buildWebhookBody({ ...input, id, type }) },
-    ];
+    return [{ id, type, due: pgTimestamp(input.occurredAt), body: buildWebhookBody({ ...input, id, type }) }];
   });
   if (outbox.length > 0) {
     await sql`

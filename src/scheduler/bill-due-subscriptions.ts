@@ -13,7 +13,7 @@ import {
   subtotalOf,
 } from "../billing/index.js";
 import type { EngineContext } from "../context/index.js";
-import { pgInstant, pgInteger, type SqlRunner, type SqlTx } from "../db/index.js";
+import { pgInstant, pgInteger, pgTimestamp, type SqlRunner, type SqlTx } from "../db/index.js";
 import { EVENT_TYPES, type EventInput, recordEvents } from "../events/index.js";
 import { markOneOffsBilled, waitingOneOffs } from "../one-off-charges/index.js";
 import {
@@ -109,7 +109,7 @@ export function dueSubscriptions(sql: SqlRunner, now: DateTime): PendingQuery<Ro
     from subscriptions s
     join plans p on p.id = s.plan_id
     where s.status in ('trialing', 'active') and s.next_billing_at is not null
-      and s.next_billing_at <= ${now.toUTC().toISO()}::timestamptz`;
+      and s.next_billing_at <= ${pgTimestamp(now)}::timestamptz`;
 }
 
 async function billBatch(
@@ -274,7 +274,7 @@ async function insertCharges(
   if (periods.length === 0) return { toCollect: [], events: [] };
   const key = (subscriptionId: string, start: DateTime) => `${subscriptionId} ${start.toMillis()}`;
   const byKey = new Map(periods.map((p) => [key(p.row.id, p.period.start), p]));
-  const nowIso = now.toUTC().toISO();
+  const nowIso = pgTimestamp(now);
   const inserted = await tx<{ id: string; subscription_id: string; period_start: string; status: string }[]>`
     insert into charges (subscription_id, plan_id, quantity, period_start, period_end, amount_minor, currency, status,
                          next_attempt_at, dispatched_at, paid_at, discount_minor, discount_percent,
@@ -289,8 +289,8 @@ async function insertCharges(
     from unnest(
       ${periods.map((p) => p.row.id)}::uuid[], ${periods.map((p) => p.row.plan_id)}::uuid[],
       ${periods.map((p) => p.row.quantity)}::int[],
-      ${periods.map((p) => p.period.start.toUTC().toISO())}::text[]::timestamptz[],
-      ${periods.map((p) => p.period.end.toUTC().toISO())}::text[]::timestamptz[], ${periods.map((p) => String(p.charge.amountMinor))}::text[]::bigint[],
+      ${periods.map((p) => pgTimestamp(p.period.start))}::text[]::timestamptz[],
+      ${periods.map((p) => pgTimestamp(p.period.end))}::text[]::timestamptz[], ${periods.map((p) => String(p.charge.amountMinor))}::text[]::bigint[],
       ${periods.map((p) => p.row.currency)}::text[], ${periods.map((p) => String(p.charge.discountMinor))}::text[]::bigint[],
       ${periods.map((p) => (p.charge.discountPercent === null ? null : String(p.charge.discountPercent)))}::text[]::int[],
       ${periods.map((p) => (p.charge.discountApplied ? (p.couponId ?? null) : null))}::text[]::uuid[],
@@ -362,9 +362,9 @@ async function advanceSubscriptions(tx: SqlTx, bills: readonly PricedBill[]): Pr
       next_billing_at = v.next_billing_at, credit_minor = v.credit_minor,
       status = case when s.status = 'trialing' and v.first_free then 'active'::subscription_status else s.status end
     from unnest(
-      ${bills.map(({ row }) => row.id)}::uuid[], ${current.map((p) => p.start.toUTC().toISO())}::text[]::timestamptz[],
-      ${current.map((p) => p.end.toUTC().toISO())}::text[]::timestamptz[],
-      ${bills.map(({ step }) => step.nextBillingAt.toUTC().toISO())}::text[]::timestamptz[],
+      ${bills.map(({ row }) => row.id)}::uuid[], ${current.map((p) => pgTimestamp(p.start))}::text[]::timestamptz[],
+      ${current.map((p) => pgTimestamp(p.end))}::text[]::timestamptz[],
+      ${bills.map(({ step }) => pgTimestamp(step.nextBillingAt))}::text[]::timestamptz[],
       ${bills.map(({ price }) => String(price.creditLeftMinor))}::text[]::bigint[],
       ${bills.map(({ price }) => String(price.charges[0]!.amountMinor === 0))}::text[]::bool[]
     ) as v(id, period_start, period_end, next_billing_at, credit_minor, first_free)
@@ -378,7 +378,7 @@ async function cancelAtPeriodEnd(tx: SqlTx, rows: readonly { row: DueRow; at: Da
     update subscriptions s set status = 'canceled', canceled_at = v.canceled_at, next_billing_at = null,
       ended_reason = 'cancel_at_period_end'
     from unnest(
-      ${rows.map(({ row }) => row.id)}::uuid[], ${rows.map(({ at }) => at.toUTC().toISO())}::text[]::timestamptz[]
+      ${rows.map(({ row }) => row.id)}::uuid[], ${rows.map(({ at }) => pgTimestamp(at))}::text[]::timestamptz[]
     ) as v(id, canceled_at)
     where s.id = v.id`;
 }

@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { pgInstant } from "../../../src/db/values.js";
+import { pgInstant, pgTimestamp } from "../../../src/db/values.js";
 
 /** What luxon's ISO parser makes of the same text: the hand parser must agree with it exactly. */
 const byLuxon = (text: string) => DateTime.fromISO(text.replace(" ", "T"), { setZone: true }).toUTC();
@@ -44,5 +44,21 @@ describe("pgInstant", () => {
     "",
   ])("refuses %j", (text) => {
     expect(() => pgInstant(text)).toThrow(RangeError);
+  });
+});
+
+describe("pgTimestamp", () => {
+  it.each([
+    ["2026-03-01T09:30:00.000+03:00", "Asia/Qatar", "2026-03-01T06:30:00.000Z"],
+    ["2026-03-01T09:30:00.123Z", "utc", "2026-03-01T09:30:00.123Z"],
+    ["2024-02-29T23:59:59.999-03:00", "America/Sao_Paulo", "2024-03-01T02:59:59.999Z"],
+    ["0000-01-01T00:00:00.000Z", "utc", "0000-01-01T00:00:00.000Z"],
+    ["9999-12-31T23:59:59.999Z", "utc", "9999-12-31T23:59:59.999Z"],
+    ["+010000-01-01T00:00:00.000Z", "utc", "+010000-01-01T00:00:00.000Z"],
+    ["-000001-12-31T23:59:59.999Z", "utc", "-000001-12-31T23:59:59.999Z"],
+  ])("writes %s (%s) as %s, as luxon's toUTC().toISO() does", (iso, zone, expected) => {
+    const instant = DateTime.fromISO(iso, { zone });
+    expect(pgTimestamp(instant)).toBe(expected);
+    expect(pgTimestamp(instant)).toBe(instant.toUTC().toISO());
   });
 });
