@@ -36,6 +36,8 @@
  *                         amounts included (default 20; 0 skips)
  *   BENCH_QUEUE           redis (default) or postgres: where BullMQ keeps its jobs
  *   BENCH_WORKERS         charge worker processes (default 1; 0: one worker in this process)
+ *   BENCH_TICK_THREAD     1 (with BENCH_WORKERS=0): the charging window's ticks run on a worker thread
+ *                         of this process, as `npm start` runs them beside its worker (default 0)
  *   BENCH_CONCURRENCY     batch jobs at once per worker (CHARGE_CONCURRENCY, default 8)
  *   BENCH_BATCH           charges per job (CHARGE_BATCH_SIZE, default 200)
  *   BENCH_IN_FLIGHT       gateway calls open at once per worker (CHARGE_MAX_IN_FLIGHT, default 256)
@@ -65,6 +67,7 @@ import { loadConfig } from "../src/config/index.js";
 import { createDb, migrateDatabase } from "../src/db/index.js";
 import { withDatabase } from "../src/db/url.js";
 import { createQueueSystem, QUEUE_NAMES } from "../src/queue/index.js";
+import { startTickThread } from "../src/runtime/index.js";
 import { runBillingTick, startStatusCheckWorker } from "../src/scheduler/index.js";
 import {
   cpuSince,
@@ -111,9 +114,14 @@ const env = z
     BENCH_TICK_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     BENCH_JSON: z.enum(["0", "1"]).default("0"),
     BENCH_KEEP_DB: z.enum(["0", "1"]).default("0"),
+    BENCH_TICK_THREAD: z.enum(["0", "1"]).default("0"),
     BENCH_CPU_PROF_DIR: z.string().optional(),
     BENCH_REDIS_URL: z.string().optional(),
     BENCH_DATABASE_URL: z.string().default("postgres://postgres@127.0.0.1:5432/postgres"),
+  })
+  .refine((e) => e.BENCH_TICK_THREAD === "0" || e.BENCH_WORKERS === 0, {
+    message: "BENCH_TICK_THREAD=1 needs BENCH_WORKERS=0 (the thread shares this process with its worker)",
+    path: ["BENCH_TICK_THREAD"],
   })
   .parse(process.env);
 
@@ -199,8 +207,15 @@ async function main() {
   const ctx = runnerContext({ config, db: database.db, queues, sim, publicUrl });
   let workerProcesses: WorkerProcess[] = [];
   let databaseOpen = true;
+  // Its own engine (pool, queues) on its own event loop; its CPU counts in this process's.
+  const tickThread =
+    env.BENCH_TICK_THREAD === "1" ? startTickThread({ config, logger: ctx.logger }) : undefined;
+  const tick = () => (tickThread ? tickThread.run() : runBillingTick(ctx));
 
   try {
+    // The thread starts with its first tick (its own engine, its modules loaded and compiled):
+    // once per process, so here, on the empty database, not in the charging window.
+    if (tickThread) await tickThread.run();
     process.stdout.write(`seeding ${n} subscriptions (${due} due now)…\n`);
     const setupStart = performance.now();
     await seedSubscriptions(ctx, sim.url, n, due);
@@ -230,7 +245,7 @@ async function main() {
         concurrency: env.BENCH_CONCURRENCY,
         ratePerSecond: env.BENCH_RATE,
       });
-      workersLine = "1, in this process (BENCH_WORKERS=0)";
+      workersLine = `1, in this process (BENCH_WORKERS=0)${tickThread ? "; ticks on a thread of it" : ""}`;
       stopWorkers = async () => {
         clearInterval(sampler);
         await worker.close();
@@ -290,7 +305,7 @@ async function main() {
       // A tick every BENCH_TICK_MS, as the scheduler would run them (every one costs statements).
       const tickStart = performance.now();
       if (tickStart - lastTick >= env.BENCH_TICK_MS) {
-        await runBillingTick(ctx);
+        await tick();
         lastTick = tickStart;
         if (ticks++ === 0) firstTickMs = performance.now() - tickStart;
       }
@@ -475,6 +490,7 @@ async function main() {
     if (env.BENCH_JSON === "1") process.stdout.write(`${JSON.stringify({ ...figures, checks })}\n`);
     if (checks.some((check) => !check.ok)) process.exitCode = 1;
   } finally {
+    await tickThread?.close();
     // Before the database is dropped under them; a no-op for processes already stopped.
     await stopWorkerProcesses(workerProcesses, WORKER_STOP_MS);
     if (databaseOpen) {

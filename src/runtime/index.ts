@@ -15,4 +15,5 @@ export { exitOnFatalErrors } from "./fatal.js";
 export { workerProbes } from "./probes.js";
 export { type RuntimeRecord, readLiveRuntime, runtimeFileOf } from "./runtime-file.js";
 export { type DatabaseSource, type EngineSetup, resolveSetup } from "./setup.js";
+export { startTickThread, type TickThread } from "./tick-thread.js";
 export { DEFAULT_DATA_DIR, dataDirOf, usesInProcessGateway, withZeroConfigDefaults } from "./zero-config.js";
