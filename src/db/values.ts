@@ -45,13 +45,13 @@ const FOUR_DIGIT_YEARS = { from: -62_167_219_200_000, to: 253_402_300_799_999 };
 /**
  * An instant as the UTC ISO text a timestamptz parameter takes, exactly luxon's
  * `toUTC().toISO()`: the hot path writes several per charge, and Date's ISO form costs a fifth of
- * luxon's (no zone conversion, no locale). Years outside 0–9999 and invalid instants take luxon's
- * path, whose text differs there.
+ * luxon's (no zone conversion, no locale). Years outside 0–9999 and an invalid instant take luxon's
+ * path: its text may differ for those years, and an invalid instant is null, as it always was here.
  */
-export function pgTimestamp(instant: DateTime): string {
+export function pgTimestamp(instant: DateTime): string | null {
   const ms = instant.toMillis();
   if (ms >= FOUR_DIGIT_YEARS.from && ms <= FOUR_DIGIT_YEARS.to) return new Date(ms).toISOString();
-  return instant.toUTC().toISO() as string;
+  return instant.toUTC().toISO();
 }
 
 export function pgInstantOrNull(text: string | null): DateTime | null {

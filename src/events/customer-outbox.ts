@@ -60,7 +60,7 @@ export async function addCustomerOutbox(sql: SqlRunner, events: readonly OutboxE
   for (const event of events) {
     const kind = MESSAGE_OF[event.type];
     if (!kind) continue;
-    const at = pgTimestamp(event.occurredAt);
+    const at = pgTimestamp(event.occurredAt) as string;
     if (kind === "receipt" && event.chargeId && !paid.has(event.chargeId)) paid.set(event.chargeId, at);
     const refundId = returnedRefundId(event);
     if (REFUND_EVENTS.has(event.type) && !refundId) continue;

@@ -61,4 +61,8 @@ describe("pgTimestamp", () => {
     expect(pgTimestamp(instant)).toBe(expected);
     expect(pgTimestamp(instant)).toBe(instant.toUTC().toISO());
   });
+
+  it("writes an invalid instant as null, as luxon does", () => {
+    expect(pgTimestamp(DateTime.invalid("no such day"))).toBeNull();
+  });
 });
