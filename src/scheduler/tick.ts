@@ -109,10 +109,7 @@ const NO_PARTS = { partsCreated: 0, partsDispatched: 0 } as const;
 export const DEFAULT_MAX_PERIODS_PER_SUBSCRIPTION = 12;
 
 export async function runBillingTick(
-  ctx: Pick<
-    EngineContext,
-    "db" | "clock" | "queues" | "logger" | "config" | "gateway" | "vault" | "publicUrl" | "dunning"
-  >,
+  ctx: Pick<EngineContext, "db" | "clock" | "queues" | "logger" | "config">,
   options: TickOptions = {},
 ): Promise<TickResult> {
   const sql = ctx.db.$client;
