@@ -44,7 +44,7 @@ export {
 } from "./start-re-enrollment.js";
 export { supersedeCheckouts } from "./supersede-checkouts.js";
 export {
-  MAX_ENROLLMENTS_SWEPT_PER_TICK,
+  MAX_ENROLLMENTS_SWEPT_PER_RUN,
   stalePendingEnrollments,
   sweepPendingEnrollments,
 } from "./sweep-pending.js";

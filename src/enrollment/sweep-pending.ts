@@ -13,12 +13,12 @@ import { ENROLLMENT_EVENTS } from "./events.js";
  * for it, the checkout was abandoned: the enrolment expires with `enrollment.expired` (the
  * subscription stays pending_enrollment; a new checkout can be started). When settling it fails
  * again, it is failed with operator_attention saying why, so a person looks at it once instead
- * of the tick retrying it for ever.
+ * of the sweep retrying it for ever.
  *
- * Run by the billing tick, one bounded batch, oldest first; safe to overlap (each write is
- * conditional on the enrolment still being pending).
+ * Run as the `enrollments` status check the billing tick hands out, one bounded batch, oldest
+ * first; safe to overlap (each write is conditional on the enrolment still being pending).
  */
-export const MAX_ENROLLMENTS_SWEPT_PER_TICK = 50;
+export const MAX_ENROLLMENTS_SWEPT_PER_RUN = 50;
 const ACTOR = "enrollment-sweep";
 
 export async function sweepPendingEnrollments(
@@ -30,7 +30,7 @@ export async function sweepPendingEnrollments(
   const stale = await sql<{ id: string; subscription_id: string }[]>`
     select id, subscription_id ${stalePendingEnrollments(sql, ctx.config.ENROLLMENT_PENDING_HOURS)}
     order by created_at, id
-    limit ${Math.min(options.batchSize, MAX_ENROLLMENTS_SWEPT_PER_TICK)}`;
+    limit ${Math.min(options.batchSize, MAX_ENROLLMENTS_SWEPT_PER_RUN)}`;
   for (const enrollment of stale) {
     let outcome: "settled" | "expired" | "failed";
     let why: string;

@@ -6,24 +6,25 @@ import { OPEN_REFUND_STATUSES, reconcileRefund } from "../refunds/index.js";
 
 /**
  * Rule: no refund stays open forever. Refunds still `requested` (the process died mid-call) or
- * `unknown` (the reply was lost) and older than the quiet period are reconciled here, in the tick,
- * from the gateway's CheckStatus (refunds/reconcile-refund.ts): completed, under_processing, or
- * failed when the gateway never saw the refund.
+ * `unknown` (the reply was lost) and older than the quiet period are reconciled here, in the
+ * `refunds` status check the tick hands out (status-checks.ts), from the gateway's CheckStatus
+ * (refunds/reconcile-refund.ts): completed, under_processing, or failed when the gateway never saw
+ * the refund.
  *
- * One bounded batch per tick, oldest first, one CheckStatus per row, sequentially. No row lock is
+ * One bounded batch per run, oldest first, one CheckStatus per row, sequentially. No row lock is
  * held across the gateway call: reconcileRefund is idempotent (its write is conditional on the row
- * still being open), so overlapping ticks at worst ask the gateway twice. When CheckStatus is
- * unavailable the rest of the batch waits for the next tick rather than hammering a gateway that
+ * still being open), so overlapping runs at worst ask the gateway twice. When CheckStatus is
+ * unavailable the rest of the batch waits for the next run rather than hammering a gateway that
  * is down. Age is measured on Postgres's clock (see charging/quiet-period.ts).
  */
-export const MAX_REFUNDS_PER_TICK = 50;
+export const MAX_REFUNDS_PER_RUN = 50;
 
 export async function dispatchRefunds(
   ctx: Pick<EngineContext, "db" | "gateway" | "clock" | "logger" | "config">,
   options: { batchSize: number; quietPeriodMs: number },
 ): Promise<number> {
   const { quietPeriodMs } = options;
-  const limit = Math.min(options.batchSize, MAX_REFUNDS_PER_TICK);
+  const limit = Math.min(options.batchSize, MAX_REFUNDS_PER_RUN);
   const sql = ctx.db.$client;
   const stale = await sql<{ id: string }[]>`
     select id ${staleRefunds(sql, quietPeriodMs)}
