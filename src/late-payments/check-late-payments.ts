@@ -13,12 +13,13 @@ import { applyLatePayment, type LateResolution } from "./apply-late-payment.js";
  * applied (apply-late-payment.ts). Still not found, or PENDING: asked again later, until the window
  * ends. FAILURE: the gateway processed it and took nothing; the watch ends.
  *
- * Run by the billing tick: one bounded batch of due attempts (late_check_at on Postgres's clock,
- * like the quiet period), one CheckStatus each, sequentially. CheckStatus failing stops the batch:
- * a gateway that is down is not hammered, and the rows are due again next tick. Safe to overlap:
- * applying is conditional on the attempt still being watched, and a reschedule on it too.
+ * Run as the `late-payments` status check the billing tick hands out: one bounded batch of due
+ * attempts (late_check_at on Postgres's clock, like the quiet period), one CheckStatus each,
+ * sequentially. CheckStatus failing stops the batch: a gateway that is down is not hammered, and
+ * the rows are due again at the next run. Safe to overlap: applying is conditional on the attempt
+ * still being watched, and a reschedule on it too.
  */
-export const MAX_LATE_CHECKS_PER_TICK = 100;
+export const MAX_LATE_CHECKS_PER_RUN = 100;
 
 export interface LateCheckCounts {
   checked: number;
@@ -44,12 +45,12 @@ export async function checkLatePayments(ctx: Ctx, options: { batchSize: number }
       extract(epoch from now() - created_at)::bigint as age_seconds
     ${lateChecksDue(sql)}
     order by late_check_at, id
-    limit ${Math.min(options.batchSize, MAX_LATE_CHECKS_PER_TICK)}`;
+    limit ${Math.min(options.batchSize, MAX_LATE_CHECKS_PER_RUN)}`;
   const policy = lateWatchPolicy(ctx.config);
 
   for (const row of due) {
     const lookup = await lookUpStatus(ctx, row.order_id);
-    // Unreachable or throttled: the rest waits for the next tick.
+    // Unreachable or throttled: the rest waits for the next run.
     if (lookup.kind !== "lookup") break;
     counts.checked += 1;
     const log = { chargeId: row.charge_id, orderId: row.order_id };

@@ -16,7 +16,7 @@ import { OPEN_REFUND_STATUSES, type RefundOutcome, type RefundRow, settleRefund 
  * - refundState false → the refund never reached the gateway: failed, with a description, which
  *   frees the charge for a new refund (the partial unique index ignores failed refunds);
  * - CheckStatus failing, the payment not found, or a record we cannot read for certain → left as
- *   it is, to be tried again on a later tick.
+ *   it is, to be tried again on a later run.
  *
  * Only after the quiet period (charging/quiet-period.ts: 2 × GATEWAY_TIMEOUT_MS + 30 s), measured
  * on Postgres's clock against refunds.created_at (the row is committed before the call is sent):

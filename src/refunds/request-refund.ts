@@ -25,7 +25,7 @@ import { type RefundOutcome, type RefundRow, settleRefund } from "./settle.js";
  *
  * A row left `requested` (crash mid-call, or the answer could not be written) or `unknown` is
  * settled later from the gateway's CheckStatus by reconcileRefund (reconcile-refund.ts), which the
- * billing tick runs once the quiet period is over.
+ * `refunds` status check runs once the quiet period is over.
  */
 export type RefundContext = Pick<EngineContext, "db" | "gateway" | "clock">;
 
