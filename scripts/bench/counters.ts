@@ -24,16 +24,22 @@ export async function machineBusyMs(): Promise<number | undefined> {
   }
 }
 
+/**
+ * The fields of /proc/<pid>/stat after the command name (state first, so utime is [11]), or
+ * undefined when the process is gone.
+ */
+async function statFields(pid: number): Promise<string[] | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
+  return stat?.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+const cpuMsOf = (fields: string[], at: readonly number[]) =>
+  (at.reduce((sum, i) => sum + Number(fields[i]), 0) * 1000) / TICKS_PER_SECOND;
+
 /** CPU ms (user + system) a process has used, from /proc/<pid>/stat. */
 export async function processCpuMs(pid: number | undefined): Promise<number | undefined> {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
+  const fields = pid === undefined ? undefined : await statFields(pid);
+  return fields && cpuMsOf(fields, [11, 12]);
 }
 
 /**
@@ -41,21 +47,14 @@ export async function processCpuMs(pid: number | undefined): Promise<number | un
  * postmaster, every backend that has come and gone (a pgbench run's), which /proc no longer lists.
  */
 export async function reapedCpuMs(pid: number): Promise<number | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
-    return (ticks * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
+  const fields = await statFields(pid);
+  return fields && cpuMsOf(fields, [11, 12, 13, 14]);
 }
 
 /** The parent of a process (a backend's parent is the postmaster). */
 export async function parentPid(pid: number): Promise<number | undefined> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
-  if (stat === undefined) return undefined;
-  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  const fields = await statFields(pid);
+  return fields && Number(fields[1]);
 }
 
 /**
