@@ -78,7 +78,13 @@ export class Harness {
     const sim = await startSimulatorProcess(
       options.simulatorStateFile ? { GATEWAY_SIM_STATE_FILE: stateFile } : {},
     );
-    await migrateDatabase(databaseUrl);
+    try {
+      await migrateDatabase(databaseUrl);
+    } catch (error) {
+      sim.child.kill("SIGTERM");
+      await exitOf(sim, SIM_STOP_MS);
+      throw error;
+    }
     const engineEnv: NodeJS.ProcessEnv = {
       ...process.env,
       ...ENGINE_DEFAULTS,
@@ -112,16 +118,23 @@ export class Harness {
       sim,
       () => database.close(),
     );
-    harness.start("scheduler", "workers/scheduler.ts");
-    harness.start("charge-1", "workers/charge-worker.ts", options.chargeWorkerEnv);
-    harness.start("charge-2", "workers/charge-worker.ts", options.chargeWorkerEnv);
-    harness.start("invoice", "workers/invoice-worker.ts");
-    await waitForWorkers(
-      queues.queue(QUEUE_NAMES.charges),
-      2,
-      [...harness.processes.values()].map((p) => p.process),
-      READY_MS,
-    );
+    // A scenario whose engine never gets ready has no harness to close: its processes, keys,
+    // database and simulator are removed here, or they outlive the run.
+    try {
+      harness.start("scheduler", "workers/scheduler.ts");
+      harness.start("charge-1", "workers/charge-worker.ts", options.chargeWorkerEnv);
+      harness.start("charge-2", "workers/charge-worker.ts", options.chargeWorkerEnv);
+      harness.start("invoice", "workers/invoice-worker.ts");
+      await waitForWorkers(
+        queues.queue(QUEUE_NAMES.charges),
+        2,
+        [...harness.processes.values()].map((p) => p.process),
+        READY_MS,
+      );
+    } catch (error) {
+      await harness.close().catch(() => undefined);
+      throw error;
+    }
     return harness;
   }
 
