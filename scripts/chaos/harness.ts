@@ -81,8 +81,7 @@ export class Harness {
     try {
       await migrateDatabase(databaseUrl);
     } catch (error) {
-      sim.child.kill("SIGTERM");
-      await exitOf(sim, SIM_STOP_MS);
+      await stopSimulator(sim);
       throw error;
     }
     const engineEnv: NodeJS.ProcessEnv = {
@@ -181,8 +180,7 @@ export class Harness {
   /** Stops the simulator and starts a new one on the same port and key, with no state file. */
   async restartSimulatorForgetting(): Promise<void> {
     const port = new URL(this.sim.url).port;
-    this.sim.child.kill("SIGTERM");
-    await exitOf(this.sim, SIM_STOP_MS);
+    await stopSimulator(this.sim);
     this.sim = await startSimulatorProcess({ GATEWAY_SIM_PORT: port, GATEWAY_SIM_API_KEY: this.sim.apiKey });
   }
 
@@ -206,8 +204,7 @@ export class Harness {
     await this.closeDb();
     await this.admin`drop database if exists ${this.admin(this.dbName)} with (force)`;
     await this.admin.end();
-    this.sim.child.kill("SIGTERM");
-    await exitOf(this.sim, SIM_STOP_MS);
+    await stopSimulator(this.sim);
   }
 
   private start(name: string, script: string, extra: Readonly<Record<string, string>> = {}): void {
@@ -216,9 +213,11 @@ export class Harness {
   }
 }
 
-async function exitOf(sim: SimulatorProcess, killAfterMs: number): Promise<void> {
+/** SIGTERM, then SIGKILL past SIM_STOP_MS; resolves once the simulator has exited. */
+async function stopSimulator(sim: SimulatorProcess): Promise<void> {
+  sim.child.kill("SIGTERM");
   if (sim.child.exitCode !== null || sim.child.signalCode !== null) return;
-  const timer = setTimeout(() => sim.child.kill("SIGKILL"), killAfterMs);
+  const timer = setTimeout(() => sim.child.kill("SIGKILL"), SIM_STOP_MS);
   await new Promise((resolve) => sim.child.once("exit", resolve));
   clearTimeout(timer);
 }
