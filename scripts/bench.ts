@@ -11,8 +11,10 @@
  * ticks, + charge workers, also each alone; simulator; PostgreSQL, also in pgbench transactions)
  * from /proc; commits per charge (pg_stat_database) and SQL statements per charge
  * (pg_stat_statements, when the server loads it; top level only); Redis commands per charge (INFO
- * commandstats; Redis queue only); the workers' peak RSS; the first tick's duration and an empty
- * tick's (median of 9); and exactly-once checks (scripts/bench/exactly-once.ts).
+ * commandstats; Redis queue only); WAL bytes and full-page images per charge (pg_stat_wal, the
+ * whole server's); the workers' peak RSS; the first tick's duration and an empty tick's (median of
+ * 9); and exactly-once checks (scripts/bench/exactly-once.ts). The seeded database is vacuumed
+ * before the window, as autovacuum keeps a table that grew over time.
  *
  * After that window, with every figure above already read, BENCH_LINK_SUBSCRIPTIONS customers
  * subscribe by payment link and each link is paid as a browser pays it: our link (303) → the
@@ -76,6 +78,7 @@ import {
   postgresCpu,
   processCpuMs,
   redisCommands,
+  walCounters,
 } from "./bench/counters.js";
 import { type Check, exactlyOnce } from "./bench/exactly-once.js";
 import { gatewayRate, limitGateway } from "./bench/gateway-rate.js";
@@ -148,6 +151,7 @@ async function peakRssOf(pid: number | undefined): Promise<number | undefined> {
 }
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const kib = (bytes: number | undefined) => (bytes === undefined ? undefined : bytes / 1024);
 
 async function main() {
   const n = env.BENCH_SUBSCRIPTIONS;
@@ -220,6 +224,11 @@ async function main() {
     const setupStart = performance.now();
     await seedSubscriptions(ctx, sim.url, n, due);
     const setupSeconds = (performance.now() - setupStart) / 1000;
+    // Tables that grew over months are kept by autovacuum; a bulk load is not yet, and its first
+    // vacuum (every seeded page, logged whole after a checkpoint) must not land in the window.
+    const vacuumStart = performance.now();
+    await ctx.db.$client.unsafe("vacuum (analyze)");
+    const vacuumSeconds = (performance.now() - vacuumStart) / 1000;
     if (env.BENCH_LATENCY_MS > 0) {
       await fetch(`${sim.url}/_sim/faults`, {
         method: "POST",
@@ -290,6 +299,7 @@ async function main() {
       sim: await processCpuMs(sim.child.pid),
       postgres: await postgresCpu(dbName),
       pg: await pgCounters(admin, dbName),
+      wal: await walCounters(admin),
       redis: await redisCommands(redis),
     };
     const start = performance.now();
@@ -344,7 +354,12 @@ async function main() {
     await queues.close();
     await database.close();
     databaseOpen = false;
-    const after = { ...cpuAfter, pg: await pgCounters(admin, dbName), redis: await redisCommands(redis) };
+    const after = {
+      ...cpuAfter,
+      pg: await pgCounters(admin, dbName),
+      wal: await walCounters(admin),
+      redis: await redisCommands(redis),
+    };
     const pgbenchLast = await pgbench();
     const pgbenchBefore = pgbenchFirst?.tps;
     const pgbenchAfter = pgbenchLast?.tps;
@@ -434,6 +449,7 @@ async function main() {
       in_flight: env.BENCH_IN_FLIGHT,
       latency_ms: env.BENCH_LATENCY_MS,
       seed_seconds: Number(setupSeconds.toFixed(1)),
+      vacuum_seconds: Number(vacuumSeconds.toFixed(1)),
       seconds: Number(seconds.toFixed(2)),
       charges_per_second: Number(rate.toFixed(0)),
       pgbench_tps: baseline ?? null,
@@ -450,6 +466,8 @@ async function main() {
       statements: perCharge(after.pg.statements, before.pg.statements),
       commits: perCharge(after.pg.commits, before.pg.commits, 3),
       redis_commands: perCharge(after.redis, before.redis),
+      wal_kib: perCharge(kib(after.wal?.bytes), kib(before.wal?.bytes), 1),
+      wal_full_page_images: perCharge(after.wal?.fullPageImages, before.wal?.fullPageImages),
       first_tick_ms: Math.round(firstTickMs),
       empty_tick_ms: Number(emptyTickMs.toFixed(1)),
       empty_tick_found: empty.chargesCreated + empty.chargesEnqueued,
@@ -464,14 +482,14 @@ async function main() {
     };
     process.stdout.write(
       [
-        `subscriptions:        ${n}, ${due} due (seeded in ${figures.seed_seconds} s)`,
+        `subscriptions:        ${n}, ${due} due (seeded in ${figures.seed_seconds} s, vacuumed in ${figures.vacuum_seconds} s)`,
         `queue:                ${env.BENCH_QUEUE}; charge workers: ${workersLine}`,
         `per worker:           ${env.BENCH_CONCURRENCY} jobs of ${env.BENCH_BATCH} charges, ${env.BENCH_IN_FLIGHT} calls in flight; gateway latency +${env.BENCH_LATENCY_MS} ms`,
         `charges paid:         ${paidCount} in ${seconds.toFixed(2)} s`,
         `charges per second:   ${figures.charges_per_second}`,
         `pgbench -N tps:       ${baseline ? `${pgbenchBefore!.toFixed(0)} before, ${pgbenchAfter!.toFixed(0)} after the window (ratio ${figures.ratio} to their mean)${pgbenchCpuMs === undefined ? "" : `; PostgreSQL CPU ${pgbenchCpuMs.toFixed(3)} ms a transaction`}` : "skipped"}`,
         `CPU ms per charge:    machine ${figures.machine_cpu_ms}, engine ${figures.engine_cpu_ms} (this process ${figures.engine_tick_cpu_ms}, workers ${figures.engine_workers_cpu_ms}), simulator ${figures.simulator_cpu_ms}, postgres ${figures.postgres_cpu_ms}${pgbenchCpuMs === undefined || figures.postgres_cpu_ms === "n/a" ? "" : ` (${(Number(figures.postgres_cpu_ms) / pgbenchCpuMs).toFixed(1)} pgbench transactions)`}`,
-        `per charge:           ${figures.statements} statements${after.pg.statements === undefined ? " (pg_stat_statements not loaded)" : ""}, ${figures.commits} commits, ${figures.redis_commands} Redis commands`,
+        `per charge:           ${figures.statements} statements${after.pg.statements === undefined ? " (pg_stat_statements not loaded)" : ""}, ${figures.commits} commits, ${figures.redis_commands} Redis commands, ${figures.wal_kib} KiB of WAL (${figures.wal_full_page_images} full-page images; the whole server's)`,
         rssLine,
         `ticks:                first ${figures.first_tick_ms} ms (billed and handed out ${due}), empty ${figures.empty_tick_ms} ms (median of ${EMPTY_TICKS} after a first)`,
         ...(budget ? [budget.line] : []),

@@ -122,6 +122,26 @@ export async function pgCounters(admin: postgres.Sql, database: string): Promise
   return { commits: Number(row?.commits ?? 0), statements };
 }
 
+export interface WalCounters {
+  readonly bytes: number;
+  readonly fullPageImages: number;
+}
+
+/**
+ * WAL the whole server has written since its statistics were reset (pg_stat_wal, PostgreSQL 14
+ * and later): bytes, and how many of its records carry a full page image, the copy of a whole
+ * 8 kB page PostgreSQL logs the first time it changes after a checkpoint.
+ */
+export async function walCounters(admin: postgres.Sql): Promise<WalCounters | undefined> {
+  try {
+    const [row] = await admin<{ bytes: string; fpi: string }[]>`
+      select wal_bytes::text as bytes, wal_fpi::text as fpi from pg_stat_wal`;
+    return row && { bytes: Number(row.bytes), fullPageImages: Number(row.fpi) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Commands Redis has run since its start (sum of INFO commandstats calls). */
 export async function redisCommands(redis: Redis | undefined): Promise<number | undefined> {
   if (!redis) return undefined;
