@@ -19,4 +19,5 @@ export {
   type MigrateResult,
   migrateDatabase,
 } from "./migrate.js";
+export { newRowId } from "./row-id.js";
 export { pgInstant, pgInstantOrNull, pgInteger, pgTimestamp } from "./values.js";

@@ -1,9 +1,8 @@
-import { randomUUID } from "node:crypto";
 import type { DateTime } from "luxon";
 import { type CollectionMethod, tokenExpiry } from "../billing/index.js";
 import { toInstant } from "../clock/index.js";
 import type { EngineContext } from "../context/index.js";
-import type { SqlTx } from "../db/index.js";
+import { newRowId, type SqlTx } from "../db/index.js";
 import { recordEvents } from "../events/index.js";
 import type { ImportRow, ReadRow } from "./import-row.js";
 
@@ -185,8 +184,8 @@ async function writeChunk(
     const sealed = ctx.vault.encrypt(r.row.card_token);
     return {
       ...r,
-      subscriptionId: randomUUID(),
-      paymentMethodId: randomUUID(),
+      subscriptionId: newRowId(),
+      paymentMethodId: newRowId(),
       customerId: customerOf.get(r.row.email)!,
       nextBillingAt,
       issuedAt,

@@ -233,6 +233,30 @@ describe("events", () => {
   });
 });
 
+describe("row ids", () => {
+  /** The Unix milliseconds a version 7 UUID begins with. */
+  const msOf = (id: string) => Number.parseInt(id.replaceAll("-", "").slice(0, 12), 16);
+
+  it("are time-ordered UUIDs (version 7) written by the column default", async () => {
+    const before = Date.now();
+    const [first] = await t.db.insert(customers).values({ email: "first@example.com" }).returning();
+    const [second] = await t.db.insert(customers).values({ email: "second@example.com" }).returning();
+    const after = Date.now();
+    for (const { id } of [first!, second!]) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      // PostgreSQL's clock and this process's are the same machine's, to the millisecond.
+      expect(msOf(id)).toBeGreaterThanOrEqual(before - 1);
+      expect(msOf(id)).toBeLessThanOrEqual(after + 1);
+    }
+    expect(msOf(second!.id)).toBeGreaterThanOrEqual(msOf(first!.id));
+  });
+
+  it("keep 74 random bits: ids made in the same millisecond differ", async () => {
+    const rows = await t.sql<{ id: string }[]>`select uuid_v7()::text as id from generate_series(1, 1000)`;
+    expect(new Set(rows.map((row) => row.id)).size).toBe(1000);
+  });
+});
+
 describe("checks and enums", () => {
   const plan = {
     name: "P",

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { charges } from "./billing.js";
-import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz } from "./columns.js";
+import { amountMinor, createdAt, currency, isCurrencyCode, rowId, timestamptz } from "./columns.js";
 import { chargeLineKind, oneOffCollect, priceModel } from "./enums.js";
 import { subscriptions } from "./subscriptions.js";
 
@@ -13,7 +13,7 @@ import { subscriptions } from "./subscriptions.js";
 export const addons = pgTable(
   "addons",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     code: text("code").notNull().unique("addons_code_key"),
     name: text("name").notNull(),
     amountMinor: amountMinor().notNull(),
@@ -48,7 +48,7 @@ export const addons = pgTable(
 export const subscriptionAddons = pgTable(
   "subscription_addons",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     subscriptionId: uuid("subscription_id")
       .notNull()
       .references(() => subscriptions.id),
@@ -80,7 +80,7 @@ export const subscriptionAddons = pgTable(
 export const oneOffCharges = pgTable(
   "one_off_charges",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     subscriptionId: uuid("subscription_id")
       .notNull()
       .references(() => subscriptions.id),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
-import { createdAt, isSha256Hex, timestamptz } from "./columns.js";
+import { createdAt, isSha256Hex, rowId, timestamptz } from "./columns.js";
 import { apiKeyScope } from "./enums.js";
 
 /**
@@ -12,7 +12,7 @@ import { apiKeyScope } from "./enums.js";
 export const apiKeys = pgTable(
   "api_keys",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     name: text("name").notNull(),
     keyHash: text("key_hash").notNull().unique("api_keys_key_hash_key"),
     prefix: text("prefix").notNull(),

@@ -12,7 +12,15 @@ import {
 } from "drizzle-orm/pg-core";
 import { plans } from "./catalog.js";
 import { coupons, planChanges } from "./changes.js";
-import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz, updatedAt } from "./columns.js";
+import {
+  amountMinor,
+  createdAt,
+  currency,
+  isCurrencyCode,
+  rowId,
+  timestamptz,
+  updatedAt,
+} from "./columns.js";
 import {
   attemptChannel,
   chargeAttemptStatus,
@@ -49,7 +57,7 @@ import { subscriptions } from "./subscriptions.js";
 export const charges = pgTable(
   "charges",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     subscriptionId: uuid("subscription_id")
       .notNull()
       .references(() => subscriptions.id),
@@ -174,7 +182,7 @@ export const charges = pgTable(
 export const chargeAttempts = pgTable(
   "charge_attempts",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     chargeId: uuid("charge_id")
       .notNull()
       .references(() => charges.id),
@@ -253,7 +261,7 @@ export const chargeAttempts = pgTable(
 export const invoices = pgTable(
   "invoices",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     chargeId: uuid("charge_id")
       .notNull()
       .unique("invoices_charge_key")
@@ -292,7 +300,7 @@ export const invoices = pgTable(
 export const refunds = pgTable(
   "refunds",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     chargeId: uuid("charge_id")
       .notNull()
       .references(() => charges.id),

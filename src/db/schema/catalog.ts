@@ -11,7 +11,7 @@ import {
   text,
   uuid,
 } from "drizzle-orm/pg-core";
-import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz } from "./columns.js";
+import { amountMinor, createdAt, currency, isCurrencyCode, rowId, timestamptz } from "./columns.js";
 import {
   billingMode,
   collectionMethod,
@@ -32,7 +32,7 @@ import {
 export const plans = pgTable(
   "plans",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     name: text("name").notNull(),
     amountMinor: amountMinor().notNull(),
     currency: currency().notNull(),
@@ -84,7 +84,7 @@ export const plans = pgTable(
 export const customers = pgTable(
   "customers",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     email: text("email").notNull().unique("customers_email_key"),
     name: text("name"),
     /** With country code, as the gateway wants it (e.g. +97455555555). */
@@ -109,7 +109,7 @@ export const customers = pgTable(
 export const features = pgTable(
   "features",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     code: text("code").notNull().unique("features_code_key"),
     name: text("name").notNull(),
     kind: featureKind("kind").notNull(),

@@ -1,7 +1,15 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { customers, plans } from "./catalog.js";
-import { amountMinor, createdAt, currency, isCurrencyCode, isSha256Hex, timestamptz } from "./columns.js";
+import {
+  amountMinor,
+  createdAt,
+  currency,
+  isCurrencyCode,
+  isSha256Hex,
+  rowId,
+  timestamptz,
+} from "./columns.js";
 import { couponDuration, discountType, planChangeStatus, prorationBehavior } from "./enums.js";
 import { subscriptions } from "./subscriptions.js";
 
@@ -16,7 +24,7 @@ import { subscriptions } from "./subscriptions.js";
 export const coupons = pgTable(
   "coupons",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     code: text("code").notNull().unique("coupons_code_key"),
     name: text("name"),
     discountType: discountType("discount_type").notNull(),
@@ -62,7 +70,7 @@ export const coupons = pgTable(
 export const subscriptionDiscounts = pgTable(
   "subscription_discounts",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     subscriptionId: uuid("subscription_id")
       .notNull()
       .references(() => subscriptions.id),
@@ -93,7 +101,7 @@ export const subscriptionDiscounts = pgTable(
 export const planChanges = pgTable(
   "plan_changes",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     subscriptionId: uuid("subscription_id")
       .notNull()
       .references(() => subscriptions.id),

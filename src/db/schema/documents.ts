@@ -2,7 +2,15 @@ import { sql } from "drizzle-orm";
 import { bigint, boolean, check, index, integer, pgTable, smallint, text, uuid } from "drizzle-orm/pg-core";
 import { charges, refunds } from "./billing.js";
 import { customers } from "./catalog.js";
-import { amountMinor, createdAt, currency, isCurrencyCode, timestamptz, updatedAt } from "./columns.js";
+import {
+  amountMinor,
+  createdAt,
+  currency,
+  isCurrencyCode,
+  rowId,
+  timestamptz,
+  updatedAt,
+} from "./columns.js";
 import { invoiceStatus, messageKind } from "./enums.js";
 
 /**
@@ -52,7 +60,7 @@ export const documentSeries = pgTable(
 export const receipts = pgTable(
   "receipts",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     number: bigint("number", { mode: "number" }).notNull().unique("receipts_number_key"),
     chargeId: uuid("charge_id")
       .notNull()
@@ -85,7 +93,7 @@ export const receipts = pgTable(
 export const creditNotes = pgTable(
   "credit_notes",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     number: bigint("number", { mode: "number" }).notNull().unique("credit_notes_number_key"),
     refundId: uuid("refund_id")
       .notNull()

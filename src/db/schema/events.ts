@@ -12,7 +12,7 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz } from "./columns.js";
+import { createdAt, rowId, timestamptz } from "./columns.js";
 import { webhookDeliveryStatus } from "./enums.js";
 
 /**
@@ -52,7 +52,7 @@ export const events = pgTable(
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     url: text("url").notNull(),
     /**
      * HMAC signing secret; it must be readable to sign, so it is sealed rather than hashed:
@@ -76,7 +76,7 @@ export const webhookEndpoints = pgTable(
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     endpointId: uuid("endpoint_id")
       .notNull()
       .references(() => webhookEndpoints.id),

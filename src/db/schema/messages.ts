@@ -12,7 +12,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { charges } from "./billing.js";
 import { customers } from "./catalog.js";
-import { createdAt, timestamptz } from "./columns.js";
+import { createdAt, rowId, timestamptz } from "./columns.js";
 import { language, messageKind, messageStatus } from "./enums.js";
 import { events } from "./events.js";
 
@@ -32,7 +32,7 @@ import { events } from "./events.js";
 export const customerMessages = pgTable(
   "customer_messages",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     customerId: uuid("customer_id")
       .notNull()
       .references(() => customers.id),

@@ -18,6 +18,7 @@ import {
   currency,
   isCurrencyCode,
   isSha256Hex,
+  rowId,
   setTogether,
   timestamptz,
   updatedAt,
@@ -43,7 +44,7 @@ import {
 export const subscriptions = pgTable(
   "subscriptions",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     customerId: uuid("customer_id")
       .notNull()
       .references(() => customers.id),
@@ -123,7 +124,7 @@ export const subscriptions = pgTable(
 export const paymentMethods = pgTable(
   "payment_methods",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     customerId: uuid("customer_id")
       .notNull()
       .references(() => customers.id),
@@ -190,7 +191,7 @@ export const paymentMethods = pgTable(
 export const enrollments = pgTable(
   "enrollments",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     subscriptionId: uuid("subscription_id")
       .notNull()
       .references(() => subscriptions.id),

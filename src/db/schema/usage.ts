@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, pgEnum, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz } from "./columns.js";
+import { createdAt, rowId, timestamptz } from "./columns.js";
 
 /**
  * Usage metering (src/usage, docs/usage.md): what a merchant counts per subscription, to be priced
@@ -13,7 +13,7 @@ export const meterAggregation = pgEnum("meter_aggregation", ["sum", "count", "ma
 export const meters = pgTable(
   "meters",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: rowId(),
     code: text("code").notNull().unique("meters_code_key"),
     name: text("name").notNull(),
     aggregation: meterAggregation("aggregation").notNull(),

@@ -3,7 +3,7 @@ import type { OpsSession } from "../../sessions/index.js";
 import { html, money, type Raw } from "../html.js";
 import { actionForm, type Can } from "./actions-view.js";
 import type { ChargeDocumentLinks, LinkedDocument } from "./charge-documents.js";
-import { layout } from "./page.js";
+import { layout, shortId } from "./page.js";
 
 /**
  * One charge, its attempts, its refund, its receipt and credit notes (by number, linked to what the
@@ -61,7 +61,7 @@ export function chargePage(
     actionForm(can, session.csrfToken, charge.id, action),
   );
   return layout(
-    { title: `Charge ${charge.id.slice(0, 8)}`, session },
+    { title: `Charge ${shortId(charge.id)}`, session },
     html`${notice ? html`<p class="banner" id="notice" role="status">${notice}</p>` : ""}
 <p><a href="/ops">← Dashboard</a></p>
 <h1>Charge <code>${charge.id}</code></h1>

@@ -5,7 +5,7 @@ import type { OpsSession } from "../../sessions/index.js";
 import { html, money, type Raw, raw } from "../html.js";
 import { actionForm, type Can } from "./actions-view.js";
 import { chartData } from "./chart-data.js";
-import { jsonScript, layout, percent } from "./page.js";
+import { jsonScript, layout, percent, shortId } from "./page.js";
 import { day, when } from "./zoned-time.js";
 
 /**
@@ -81,7 +81,7 @@ function chargeRows(
 ): Raw[] {
   return items.map(
     (c) => html`<tr data-charge="${c.chargeId}">
-<td><a href="/ops/charges/${c.chargeId}">${c.chargeId.slice(0, 8)}</a></td><td class="clip" title="${c.customerEmail}">${c.customerEmail}</td>
+<td><a href="/ops/charges/${c.chargeId}">${shortId(c.chargeId)}</a></td><td class="clip" title="${c.customerEmail}">${c.customerEmail}</td>
 <td class="num">${money(c.amountMinor, c.currency)}</td><td class="num">${c.attemptCount}</td>
 <td>${c.lastDeclineCode ?? "–"}</td><td class="nowrap">${day(c.since, zone)}</td>
 <td>${actionForm(can, csrf, c.chargeId, action)}</td></tr>`,
@@ -114,11 +114,11 @@ ${can("resume") ? html`<form method="post" action="/ops/breaker/resume"><input t
     : raw("");
   const enrollments = a.enrollments.items.map(
     (e) =>
-      html`<tr><td>${e.subscriptionId.slice(0, 8)}</td><td><bdi>${e.customerEmail}</bdi></td><td>${e.note}</td><td class="nowrap">${when(e.since, zone)}</td></tr>`,
+      html`<tr><td>${shortId(e.subscriptionId)}</td><td><bdi>${e.customerEmail}</bdi></td><td>${e.note}</td><td class="nowrap">${when(e.since, zone)}</td></tr>`,
   );
   const invoices = a.failedInvoices.items.map(
     (i) =>
-      html`<tr><td><a href="/ops/charges/${i.chargeId}">${i.chargeId.slice(0, 8)}</a></td><td class="num">${money(i.amountMinor, i.currency)}</td><td>${i.lastError ?? "–"}</td><td class="nowrap">${when(i.since, zone)}</td></tr>`,
+      html`<tr><td><a href="/ops/charges/${i.chargeId}">${shortId(i.chargeId)}</a></td><td class="num">${money(i.amountMinor, i.currency)}</td><td>${i.lastError ?? "–"}</td><td class="nowrap">${when(i.since, zone)}</td></tr>`,
   );
   const endpoints = a.failingEndpoints.map(
     (e) =>

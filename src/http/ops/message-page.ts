@@ -2,7 +2,7 @@ import type { MessageDetail } from "../../messages/index.js";
 import type { OpsSession } from "../../sessions/index.js";
 import { html, type Raw } from "../html.js";
 import { at, mailboxHref, NO_SMTP_BANNER } from "./mailbox-page.js";
-import { layout } from "./page.js";
+import { layout, shortId } from "./page.js";
 
 /**
  * One message (GET /ops/messages/:id): its headers, how far it got, its plain text, and its HTML as
@@ -58,7 +58,7 @@ export function messagePage(view: MessageView): string {
   const { message: m, session, smtp, notice } = view;
   const unrendered = html`<p class="muted">Not rendered yet: the message worker renders it at its first attempt.</p>`;
   return layout(
-    { title: `Message ${m.id.slice(0, 8)}`, session },
+    { title: `Message ${shortId(m.id)}`, session },
     html`${notice ? html`<p class="banner" id="notice" role="status">${notice}</p>` : ""}
 ${smtp ? "" : html`<p class="banner" id="no-smtp" role="status">${NO_SMTP_BANNER}</p>`}
 <p><a href="/ops/messages">← Mailbox</a></p>

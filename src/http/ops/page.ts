@@ -12,6 +12,14 @@ export function percent(rate: number | null): string {
 }
 
 /**
+ * An id as the pages show it for short: its last eight hex digits. Ids begin with the time they
+ * were made (version 7 UUIDs), so the first eight are the same for every row of the same minute.
+ */
+export function shortId(id: string): string {
+  return id.slice(-8);
+}
+
+/**
  * JSON for a <script type="application/json"> block, snake_case as /ops/data.json: `<` is escaped so
  * it cannot close the tag.
  */

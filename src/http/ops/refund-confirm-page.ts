@@ -1,7 +1,7 @@
 import type { ChargeRow } from "../../resources/index.js";
 import type { OpsSession } from "../../sessions/index.js";
 import { html, money } from "../html.js";
-import { layout } from "./page.js";
+import { layout, shortId } from "./page.js";
 
 /**
  * GET /ops/charges/:id/refund: what the Refund button opens. It says what goes back, and asks once
@@ -12,7 +12,7 @@ import { layout } from "./page.js";
 export function refundConfirmPage(charge: ChargeRow, session: OpsSession): string {
   const amount = money(charge.amountMinor, charge.currency);
   return layout(
-    { title: `Refund charge ${charge.id.slice(0, 8)}?`, session },
+    { title: `Refund charge ${shortId(charge.id)}?`, session },
     html`<p><a href="/ops/charges/${charge.id}">← Charge</a></p>
 <section class="confirm" id="confirm-refund">
 <h1>Refund ${amount}?</h1>

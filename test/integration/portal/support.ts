@@ -67,7 +67,7 @@ async function firstPeriodPaid(world: EnrollmentWorld, subscriptionId: string): 
       chargeId: charge!.id,
       status: "created",
       gatewayInvoiceId: Math.floor(Math.random() * 1_000_000_000),
-      number: `INV-${subscriptionId.slice(0, 8)}`,
+      number: `INV-${subscriptionId.slice(-8)}`,
       link: `https://invoices.example/${subscriptionId}`,
       amountMinor: 10_000,
       currency: "QAR",
