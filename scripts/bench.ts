@@ -73,6 +73,7 @@ import { startTickThread } from "../src/runtime/index.js";
 import { runBillingTick, startStatusCheckWorker } from "../src/scheduler/index.js";
 import {
   cpuSince,
+  flushStatistics,
   machineBusyMs,
   pgCounters,
   postgresCpu,
@@ -151,6 +152,8 @@ async function peakRssOf(pid: number | undefined): Promise<number | undefined> {
 }
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+/** The bench process's pool: the ticks' and the seeding's connections. */
+const POOL_MAX = 20;
 const kib = (bytes: number | undefined) => (bytes === undefined ? undefined : bytes / 1024);
 
 async function main() {
@@ -167,7 +170,7 @@ async function main() {
   const dbName = `billing_bench_${randomBytes(5).toString("hex")}`;
   const databaseUrl = withDatabase(env.BENCH_DATABASE_URL, dbName);
   await migrateDatabase(databaseUrl);
-  const database = createDb(databaseUrl, { max: 20 });
+  const database = createDb(databaseUrl, { max: POOL_MAX });
   const admin = postgres(env.BENCH_DATABASE_URL, { max: 1, onnotice: () => {} });
   const redis = env.BENCH_QUEUE === "redis" ? new Redis(redisUrl) : undefined;
   const publicUrl = "http://127.0.0.1:9";
@@ -229,6 +232,7 @@ async function main() {
     const vacuumStart = performance.now();
     await ctx.db.$client.unsafe("vacuum (analyze)");
     const vacuumSeconds = (performance.now() - vacuumStart) / 1000;
+    await flushStatistics(ctx.db.$client, POOL_MAX);
     if (env.BENCH_LATENCY_MS > 0) {
       await fetch(`${sim.url}/_sim/faults`, {
         method: "POST",

@@ -142,6 +142,20 @@ export async function walCounters(admin: postgres.Sql): Promise<WalCounters | un
   }
 }
 
+/**
+ * Makes each of a pool's connections report its pending statistics now. A backend reports them
+ * lazily (PostgreSQL 15: at most once a second, and an idle one only after 10 s), so the seeding's
+ * and the vacuum's WAL and commits would otherwise be counted in the charging window.
+ */
+export async function flushStatistics(sql: postgres.Sql, connections: number): Promise<void> {
+  const reserved = await Promise.all(Array.from({ length: connections }, () => sql.reserve()));
+  try {
+    await Promise.all(reserved.map((connection) => connection`select pg_stat_force_next_flush()`));
+  } finally {
+    for (const connection of reserved) connection.release();
+  }
+}
+
 /** Commands Redis has run since its start (sum of INFO commandstats calls). */
 export async function redisCommands(redis: Redis | undefined): Promise<number | undefined> {
   if (!redis) return undefined;
