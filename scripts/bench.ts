@@ -152,8 +152,6 @@ async function peakRssOf(pid: number | undefined): Promise<number | undefined> {
 }
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-/** The bench process's pool: the ticks' and the seeding's connections. */
-const POOL_MAX = 20;
 const kib = (bytes: number | undefined) => (bytes === undefined ? undefined : bytes / 1024);
 
 async function main() {
@@ -170,7 +168,7 @@ async function main() {
   const dbName = `billing_bench_${randomBytes(5).toString("hex")}`;
   const databaseUrl = withDatabase(env.BENCH_DATABASE_URL, dbName);
   await migrateDatabase(databaseUrl);
-  const database = createDb(databaseUrl, { max: POOL_MAX });
+  const database = createDb(databaseUrl, { max: 20 });
   const admin = postgres(env.BENCH_DATABASE_URL, { max: 1, onnotice: () => {} });
   const redis = env.BENCH_QUEUE === "redis" ? new Redis(redisUrl) : undefined;
   const publicUrl = "http://127.0.0.1:9";
@@ -232,7 +230,7 @@ async function main() {
     const vacuumStart = performance.now();
     await ctx.db.$client.unsafe("vacuum (analyze)");
     const vacuumSeconds = (performance.now() - vacuumStart) / 1000;
-    await flushStatistics(ctx.db.$client, POOL_MAX);
+    await flushStatistics(ctx.db.$client);
     if (env.BENCH_LATENCY_MS > 0) {
       await fetch(`${sim.url}/_sim/faults`, {
         method: "POST",

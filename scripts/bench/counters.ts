@@ -143,12 +143,18 @@ export async function walCounters(admin: postgres.Sql): Promise<WalCounters | un
 }
 
 /**
- * Makes each of a pool's connections report its pending statistics now. A backend reports them
- * lazily (PostgreSQL 15: at most once a second, and an idle one only after 10 s), so the seeding's
- * and the vacuum's WAL and commits would otherwise be counted in the charging window.
+ * Makes each of a pool's open connections report its pending statistics now. A backend reports
+ * them lazily (PostgreSQL 15: at most once a second, and an idle one only after 10 s), so the
+ * seeding's and the vacuum's WAL and commits would otherwise be counted in the charging window.
+ * Only the connections already open: one opened here would start the window without the prepared
+ * statements a running pool has, and the empty ticks measured after it would pay for them.
+ * The pool must be the only one connected to its database.
  */
-export async function flushStatistics(sql: postgres.Sql, connections: number): Promise<void> {
-  const reserved = await Promise.all(Array.from({ length: connections }, () => sql.reserve()));
+export async function flushStatistics(sql: postgres.Sql): Promise<void> {
+  const [row] = await sql<{ open: number }[]>`
+    select count(*)::int as open from pg_stat_activity
+    where datname = current_database() and backend_type = 'client backend'`;
+  const reserved = await Promise.all(Array.from({ length: row?.open ?? 1 }, () => sql.reserve()));
   try {
     await Promise.all(reserved.map((connection) => connection`select pg_stat_force_next_flush()`));
   } finally {
