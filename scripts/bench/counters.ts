@@ -148,12 +148,12 @@ export async function walCounters(admin: postgres.Sql): Promise<WalCounters | un
  * seeding's and the vacuum's WAL and commits would otherwise be counted in the charging window.
  * Only the connections already open: one opened here would start the window without the prepared
  * statements a running pool has, and the empty ticks measured after it would pay for them.
- * The pool must be the only one connected to its database.
+ * The pool's connections are told from others by their application_name.
  */
 export async function flushStatistics(sql: postgres.Sql): Promise<void> {
   const [row] = await sql<{ open: number }[]>`
     select count(*)::int as open from pg_stat_activity
-    where datname = current_database() and backend_type = 'client backend'`;
+    where datname = current_database() and application_name = current_setting('application_name')`;
   const reserved = await Promise.all(Array.from({ length: row?.open ?? 1 }, () => sql.reserve()));
   try {
     await Promise.all(reserved.map((connection) => connection`select pg_stat_force_next_flush()`));
