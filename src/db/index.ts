@@ -19,5 +19,4 @@ export {
   type MigrateResult,
   migrateDatabase,
 } from "./migrate.js";
-export { newRowId } from "./row-id.js";
 export { pgInstant, pgInstantOrNull, pgInteger, pgTimestamp } from "./values.js";

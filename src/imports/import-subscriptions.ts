@@ -2,7 +2,7 @@ import type { DateTime } from "luxon";
 import { type CollectionMethod, tokenExpiry } from "../billing/index.js";
 import { toInstant } from "../clock/index.js";
 import type { EngineContext } from "../context/index.js";
-import { newRowId, type SqlTx } from "../db/index.js";
+import type { SqlTx } from "../db/index.js";
 import { recordEvents } from "../events/index.js";
 import type { ImportRow, ReadRow } from "./import-row.js";
 
@@ -177,15 +177,19 @@ async function writeChunk(
   const customers = await tx<{ id: string; email: string }[]>`
     select id, email from customers where email = any(${emails}::text[])`;
   const customerOf = new Map(customers.map((c) => [c.email, c.id]));
+  // Each subscription and its payment method name each other, so their ids are made first, by the
+  // same uuid_v7() as the columns' default (migration 0024).
+  const ids = await tx<{ id: string }[]>`
+    select uuid_v7()::text as id from generate_series(1, ${rows.length * 2}::int)`;
 
-  const written = rows.map((r) => {
+  const written = rows.map((r, i) => {
     const nextBillingAt = r.row.next_billing_at ? toInstant(r.row.next_billing_at) : now;
     const issuedAt = r.row.token_issued_at ? toInstant(r.row.token_issued_at) : now;
     const sealed = ctx.vault.encrypt(r.row.card_token);
     return {
       ...r,
-      subscriptionId: newRowId(),
-      paymentMethodId: newRowId(),
+      subscriptionId: ids[2 * i]!.id,
+      paymentMethodId: ids[2 * i + 1]!.id,
       customerId: customerOf.get(r.row.email)!,
       nextBillingAt,
       issuedAt,

@@ -57,6 +57,15 @@ describe("importing subscriptions with their card tokens", () => {
       ["a@example.com", "active", true],
       ["b@example.com", "active", true],
     ]);
+    // The subscription and its payment method name each other, by time-ordered ids (UUID version 7).
+    const linked = await h.ctx.db.$client<{ subscription: string; method: string }[]>`
+      select s.id::text as subscription, pm.id::text as method
+      from subscriptions s join payment_methods pm on pm.id = s.payment_method_id and pm.subscription_id = s.id`;
+    expect(linked).toHaveLength(3);
+    for (const { subscription, method } of linked) {
+      expect(subscription).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(method).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
     const customers = await h.ctx.db.$client`select id from customers`;
     expect(customers).toHaveLength(2);
     const events = await h.ctx.db.$client`select id from events where type = 'subscription.imported'`;
