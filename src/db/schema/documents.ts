@@ -56,19 +56,17 @@ export const documentSeries = pgTable(
  * The receipt of a paid charge: numbered in the transaction that records the payment, one per
  * charge. Amount and tax rate are kept as issued, so a later change of settings never rewrites a
  * receipt the customer already has; the tax is included in the amount (prices are tax-inclusive).
+ * No foreign keys (migration 0025): the one statement that writes receipts joins the charge and
+ * its subscription for every row, and nothing deletes charges or customers; the two checks cost
+ * the paying path about 10 µs a charge.
  */
 export const receipts = pgTable(
   "receipts",
   {
     id: rowId(),
     number: bigint("number", { mode: "number" }).notNull().unique("receipts_number_key"),
-    chargeId: uuid("charge_id")
-      .notNull()
-      .unique("receipts_charge_key")
-      .references(() => charges.id),
-    customerId: uuid("customer_id")
-      .notNull()
-      .references(() => customers.id),
+    chargeId: uuid("charge_id").notNull().unique("receipts_charge_key"),
+    customerId: uuid("customer_id").notNull(),
     amountMinor: amountMinor().notNull(),
     currency: currency().notNull(),
     taxRateBp: integer("tax_rate_bp").notNull(),
@@ -125,14 +123,13 @@ export const creditNotes = pgTable(
 /**
  * A paid charge to be shown in the merchant's gateway account as a paid v1 invoice with its
  * payment (GATEWAY_RECORD_PAID_INVOICES): written by the paying transaction, sent later and
- * retried from pending. Its failure is recorded here and never touches the charge.
+ * retried from pending. Its failure is recorded here and never touches the charge. No foreign
+ * key, as receipts: the receipts' statement writes it from the charge it joins.
  */
 export const gatewayPaymentRecords = pgTable(
   "gateway_payment_records",
   {
-    chargeId: uuid("charge_id")
-      .primaryKey()
-      .references(() => charges.id),
+    chargeId: uuid("charge_id").primaryKey(),
     status: invoiceStatus("status").notNull().default("pending"),
     gatewayInvoiceId: integer("gateway_invoice_id"),
     attempts: integer("attempts").notNull().default(0),

@@ -80,9 +80,9 @@ export const webhookDeliveries = pgTable(
     endpointId: uuid("endpoint_id")
       .notNull()
       .references(() => webhookEndpoints.id),
-    eventId: bigint("event_id", { mode: "number" })
-      .notNull()
-      .references(() => events.id),
+    // No foreign key to events (migration 0025): the log refuses deletes, and a delivery is written
+    // by the transaction that has just recorded its event.
+    eventId: bigint("event_id", { mode: "number" }).notNull(),
     eventType: text("event_type").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     status: webhookDeliveryStatus("status").notNull().default("pending"),

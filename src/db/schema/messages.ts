@@ -10,11 +10,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { charges } from "./billing.js";
-import { customers } from "./catalog.js";
 import { createdAt, rowId, timestamptz } from "./columns.js";
 import { language, messageKind, messageStatus } from "./enums.js";
-import { events } from "./events.js";
 
 /**
  * The customer outbox: one e-mail to one customer. Written by the transaction that records the
@@ -27,19 +24,18 @@ import { events } from "./events.js";
  * - only a pending message has a next_attempt_at (the worker's index); subject and bodies are
  *   stored when it is rendered, so the mailbox shows exactly what was sent or kept;
  * - message_id is the RFC 5322 Message-ID, fixed before the first attempt, so a message sent again
- *   after a crash is recognisably the same one to the receiving servers.
+ *   after a crash is recognisably the same one to the receiving servers;
+ * - no foreign keys to the customer, event and charge (migration 0025): a message is written from
+ *   the event its transaction just recorded, joined to its customer, and nothing deletes customers,
+ *   charges or events; the three checks cost the paying path about 15 µs a charge.
  */
 export const customerMessages = pgTable(
   "customer_messages",
   {
     id: rowId(),
-    customerId: uuid("customer_id")
-      .notNull()
-      .references(() => customers.id),
-    eventId: bigint("event_id", { mode: "number" })
-      .notNull()
-      .references(() => events.id),
-    chargeId: uuid("charge_id").references(() => charges.id),
+    customerId: uuid("customer_id").notNull(),
+    eventId: bigint("event_id", { mode: "number" }).notNull(),
+    chargeId: uuid("charge_id"),
     kind: messageKind("kind").notNull(),
     language: language("language").notNull(),
     toAddress: text("to_address").notNull(),
