@@ -26,8 +26,9 @@ import { language, messageKind, messageStatus } from "./enums.js";
  * - message_id is the RFC 5322 Message-ID, fixed before the first attempt, so a message sent again
  *   after a crash is recognisably the same one to the receiving servers;
  * - no foreign keys to the customer, event and charge (migration 0025): a message is written from
- *   the event its transaction just recorded, joined to its customer, and nothing deletes customers,
- *   charges or events; the three checks cost the paying path about 15 µs a charge.
+ *   the event its transaction just recorded, joined to its customer (a resend copies a message
+ *   joined to its customer), and nothing deletes customers, charges or events; the three checks
+ *   cost the paying path about 15 µs a charge.
  */
 export const customerMessages = pgTable(
   "customer_messages",
